@@ -1,0 +1,35 @@
+/** The one outcome vocabulary shared by search, read and answer (DESIGN §3). */
+export const STATUSES = [
+  "ok",
+  "partial",
+  "empty",
+  "blocked",
+  "rate_limited",
+  "quota",
+  "timeout",
+  "offline",
+  "denied",
+  "unsupported",
+  "disabled",
+  "error",
+] as const;
+export type Status = (typeof STATUSES)[number];
+
+/** One step taken on the way to a result. Never carries a key. */
+export interface Attempt {
+  provider: string;
+  status: Status | "skipped";
+  ms: number;
+  count?: number;
+  error?: string;
+  /** Seconds until the provider may be asked again. */
+  retryAfter?: number;
+}
+
+/** A failure as a value: a stable code for programs, a one-line message for an LLM. */
+export interface Failure {
+  status: Exclude<Status, "ok" | "partial">;
+  code: string;
+  message: string;
+  retryAfter?: number;
+}

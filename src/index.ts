@@ -1,0 +1,10 @@
+export { Deadline, DeadlineExceeded } from "./core/deadline.js";
+export type { Attempt, Failure, Status } from "./core/status.js";
+export { STATUSES } from "./core/status.js";
+export type { Net, NetConfig, NetRequestOptions, NetResponse, NetResult } from "./net/client.js";
+export { createNet } from "./net/client.js";
+export type { NetCode, NetFailure } from "./net/failure.js";
+export type { VetResult } from "./net/vet-url.js";
+export { vetUrl } from "./net/vet-url.js";
+export type { Websift, WebsiftConfig } from "./websift.js";
+export { createWebsift } from "./websift.js";

@@ -1,0 +1,70 @@
+import { Transform, Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import zlib from "node:zlib";
+import { NetError } from "./failure.js";
+
+export interface BodyLimits {
+  /** Bytes read off the wire. */
+  maxBytes: number;
+  /** Bytes after decompression: a compression bomb stops here, not at out-of-memory. */
+  maxDecodedBytes: number;
+}
+
+/** Streams a body through byte caps and decompressors; nothing is buffered past the caps. */
+export async function readBody(
+  body: NodeJS.ReadableStream,
+  contentEncoding: string | undefined,
+  limits: BodyLimits,
+  host: string,
+): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let wire = 0;
+  let decoded = 0;
+  const wireCap = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      wire += chunk.length;
+      if (wire > limits.maxBytes)
+        return cb(new NetError("too_large", `${host} sent more than ${limits.maxBytes} bytes`, "body"));
+      cb(null, chunk);
+    },
+  });
+  const collector = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      decoded += chunk.length;
+      if (decoded > limits.maxDecodedBytes)
+        return cb(
+          new NetError(
+            "too_large",
+            `${host}'s body decompresses past ${limits.maxDecodedBytes} bytes`,
+            "body",
+          ),
+        );
+      chunks.push(chunk);
+      cb();
+    },
+  });
+  await pipeline([body, wireCap, ...decompressors(contentEncoding), collector]);
+  return Buffer.concat(chunks);
+}
+
+function decompressors(contentEncoding: string | undefined): Transform[] {
+  if (!contentEncoding) return [];
+  const codings = contentEncoding
+    .split(",")
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c && c !== "identity");
+  // Codings are listed in the order they were applied, so they are undone in reverse.
+  return codings.reverse().map((coding) => {
+    switch (coding) {
+      case "gzip":
+      case "x-gzip":
+        return zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH });
+      case "deflate":
+        return zlib.createInflate({ finishFlush: zlib.constants.Z_SYNC_FLUSH });
+      case "br":
+        return zlib.createBrotliDecompress();
+      default:
+        throw new NetError("protocol", `unsupported content-encoding ${coding}`, "body");
+    }
+  });
+}

@@ -1,0 +1,349 @@
+import diagnostics from "node:diagnostics_channel";
+import { Agent, type Dispatcher, ProxyAgent, request } from "undici";
+import type { Deadline } from "../core/deadline.js";
+import { readBody } from "./body.js";
+import { type ConnectTo, pinnedConnector, VettedAddresses } from "./connector.js";
+import { decodeText, parseContentType } from "./decode.js";
+import { classifyError, type NetFailure, type NetPhase, netFailure, safeHost } from "./failure.js";
+import { type ProxyEnv, proxyEnvFrom, proxyFor } from "./proxy.js";
+import { resolveWithin, systemResolve } from "./resolver.js";
+import { checkUrl, type Resolve, vetAddresses } from "./url-policy.js";
+
+export const CHROME_USER_AGENT =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+
+export interface NetConfig {
+  /** Name → addresses. Tests route real host names to the simulated web through this and `connectTo`. */
+  resolve?: Resolve;
+  /** Where a vetted address is really dialled (tests: loopback). The policy has already run on the address. */
+  connectTo?: ConnectTo;
+  /** Extra trusted CA certificates (PEM); NODE_EXTRA_CA_CERTS works as well. */
+  ca?: string | string[];
+  /** Environment for HTTP(S)_PROXY / NO_PROXY; defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+  userAgent?: string;
+  maxRedirects?: number;
+  maxBytes?: number;
+  maxDecodedBytes?: number;
+  /** How long a vetted DNS answer is reused before the name is resolved again. */
+  dnsCacheMs?: number;
+}
+
+export interface NetRequestOptions {
+  deadline: Deadline;
+  method?: "GET" | "POST" | "HEAD";
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  maxBytes?: number;
+  maxDecodedBytes?: number;
+  maxRedirects?: number;
+  /** false: return the 3xx itself (e.g. to read a redirector's Location without following it). */
+  followRedirects?: boolean;
+  /** BCP 47 locale for Accept-Language, e.g. "de-DE". */
+  locale?: string;
+}
+
+export interface NetResponse {
+  ok: true;
+  url: string;
+  finalUrl: string;
+  status: number;
+  headers: Record<string, string>;
+  redirects: string[];
+  bytes: Buffer;
+  /** Lower-cased media type without parameters ("text/html"). */
+  contentType: string;
+  ms: number;
+  text(): string;
+  json<T = unknown>(): T | undefined;
+}
+
+export type NetResult = NetResponse | NetFailure;
+
+export interface Net {
+  request(url: string, options: NetRequestOptions): Promise<NetResult>;
+  close(): Promise<void>;
+}
+
+const DEFAULT_MAX_BYTES = 3 * 1024 * 1024;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+// Headers that may carry a credential: never forwarded to another origin on a redirect.
+const ORIGIN_BOUND =
+  /^(authorization|cookie|proxy-authorization|x-api-key|x-subscription-token|x-goog-api-key)$/i;
+
+export function createNet(config: NetConfig = {}): Net {
+  const vetted = new VettedAddresses();
+  const resolve = config.resolve ?? systemResolve;
+  const proxyEnv: ProxyEnv = proxyEnvFrom(config.env ?? process.env);
+  const direct = new Agent({ connect: pinnedConnector(vetted, config), maxHeaderSize: 64 * 1024 });
+  const proxies = new Map<string, ProxyAgent>();
+  const dnsCacheMs = config.dnsCacheMs ?? 30_000;
+
+  function dispatcherFor(url: URL): { dispatcher: Dispatcher; viaProxy: boolean } {
+    const proxy = proxyFor(url, proxyEnv);
+    if (!proxy) return { dispatcher: direct, viaProxy: false };
+    let agent = proxies.get(proxy);
+    if (!agent) {
+      const tls = config.ca ? { ca: config.ca } : {};
+      agent = new ProxyAgent({ uri: proxy, requestTls: tls, proxyTls: tls });
+      proxies.set(proxy, agent);
+    }
+    return { dispatcher: agent, viaProxy: true };
+  }
+
+  /** Rules 1 and 2 for one hop; through a proxy the proxy resolves, so only rule 1 runs here. */
+  async function vetHop(raw: string, deadline: Deadline): Promise<NetFailure | URL> {
+    const checked = checkUrl(raw);
+    if (!checked.ok) return netFailure("blocked_url", `refused ${redact(raw)}: ${checked.reason}`, raw);
+    const url = checked.url;
+    if (checked.literal || proxyFor(url, proxyEnv)) return url;
+    if (vetted.fresh(checked.hostname, dnsCacheMs)) return url;
+    try {
+      const addresses = await resolveWithin(resolve, checked.hostname, deadline);
+      const verdict = vetAddresses(checked.hostname, addresses);
+      if (!verdict.ok) return netFailure("blocked_url", `refused ${url.host}: ${verdict.reason}`, raw);
+      vetted.set(checked.hostname, addresses);
+      return url;
+    } catch (err) {
+      return classifyError(err, raw, "dns");
+    }
+  }
+
+  function requestOnce(
+    url: URL,
+    options: NetRequestOptions,
+    headers: Record<string, string>,
+    method: string,
+  ) {
+    const { dispatcher } = dispatcherFor(url);
+    const tracker: { phase: NetPhase } = { phase: "connect" };
+    pending = tracker;
+    const started = request(url, {
+      dispatcher,
+      method: method as Dispatcher.HttpMethod,
+      headers,
+      body: method === "GET" || method === "HEAD" ? undefined : options.body,
+      signal: options.deadline.signal,
+      // The deadline is the only clock; undici's own timers would fire with less precise names.
+      headersTimeout: 0,
+      bodyTimeout: 0,
+    });
+    pending = undefined;
+    return { started, tracker };
+  }
+
+  return {
+    async request(rawUrl, options) {
+      const t0 = Date.now();
+      const deadline = options.deadline;
+      const maxRedirects = options.maxRedirects ?? config.maxRedirects ?? 3;
+      const limits = {
+        maxBytes: options.maxBytes ?? config.maxBytes ?? DEFAULT_MAX_BYTES,
+        maxDecodedBytes:
+          options.maxDecodedBytes ??
+          config.maxDecodedBytes ??
+          Math.max(10 * 1024 * 1024, (options.maxBytes ?? 0) * 4),
+      };
+      let method = (options.method ?? "GET").toUpperCase();
+      let callerHeaders = { ...(options.headers ?? {}) };
+      const redirects: string[] = [];
+      const seen = new Set<string>();
+      let current = rawUrl;
+      let phase: NetPhase = "dns";
+
+      for (let hop = 0; ; hop++) {
+        if (deadline.expired()) return timeoutFailure(deadline, current, phase);
+        const vettedUrl = await vetHop(current, deadline);
+        if (!(vettedUrl instanceof URL)) {
+          if (deadline.signal.aborted) return timeoutFailure(deadline, current, "dns");
+          return vettedUrl;
+        }
+        seen.add(vettedUrl.href);
+        const headers = {
+          "user-agent": config.userAgent ?? CHROME_USER_AGENT,
+          accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+          "accept-language": acceptLanguage(options.locale),
+          "accept-encoding": "gzip, deflate, br",
+          ...lowerKeys(callerHeaders),
+        };
+        phase = "connect";
+        let tracker: { phase: NetPhase } | undefined;
+        try {
+          const sent = requestOnce(vettedUrl, options, headers, method);
+          tracker = sent.tracker;
+          const res = await sent.started;
+          phase = "body";
+          const resHeaders = flattenHeaders(res.headers);
+          if (
+            REDIRECT_STATUSES.has(res.statusCode) &&
+            resHeaders.location &&
+            options.followRedirects !== false
+          ) {
+            res.body.resume();
+            res.body.on("error", () => {});
+            const next = resolveLocation(resHeaders.location, vettedUrl);
+            if (!next) return netFailure("protocol", `invalid redirect from ${vettedUrl.host}`, current);
+            if (seen.has(next))
+              return netFailure("too_many_redirects", `redirect loop at ${safeHost(next)}`, current, {
+                httpStatus: res.statusCode,
+              });
+            if (hop >= maxRedirects)
+              return netFailure(
+                "too_many_redirects",
+                `more than ${maxRedirects} redirects from ${safeHost(rawUrl)}`,
+                current,
+              );
+            if (new URL(next).origin !== vettedUrl.origin) callerHeaders = stripOriginBound(callerHeaders);
+            if (
+              res.statusCode === 303 ||
+              ((res.statusCode === 301 || res.statusCode === 302) && method === "POST")
+            ) {
+              method = "GET";
+              callerHeaders = withoutBodyHeaders(callerHeaders);
+            }
+            redirects.push(next);
+            current = next;
+            continue;
+          }
+          const declared = Number(resHeaders["content-length"]);
+          if (Number.isFinite(declared) && declared > limits.maxBytes && !resHeaders["content-encoding"]) {
+            res.body.destroy();
+            return netFailure(
+              "too_large",
+              `${vettedUrl.host} announced ${declared} bytes, over ${limits.maxBytes}`,
+              current,
+              {
+                phase: "body",
+                httpStatus: res.statusCode,
+              },
+            );
+          }
+          const bytes =
+            method === "HEAD"
+              ? Buffer.alloc(0)
+              : await readBody(res.body, resHeaders["content-encoding"], limits, vettedUrl.host);
+          return makeResponse(
+            rawUrl,
+            vettedUrl.href,
+            res.statusCode,
+            resHeaders,
+            redirects,
+            bytes,
+            Date.now() - t0,
+          );
+        } catch (err) {
+          const at = phase === "connect" && tracker ? tracker.phase : phase;
+          if (deadline.signal.aborted) return timeoutFailure(deadline, current, at);
+          return classifyError(err, current, at);
+        }
+      }
+    },
+    async close() {
+      await Promise.allSettled([direct.close(), ...[...proxies.values()].map((p) => p.close())]);
+    },
+  };
+}
+
+// undici publishes request creation synchronously inside request(); this links its Request object to our
+// tracker so a timeout can say whether it struck while connecting or while waiting for headers.
+let pending: { phase: NetPhase } | undefined;
+const trackers = new WeakMap<object, { phase: NetPhase }>();
+diagnostics.subscribe("undici:request:create", (message) => {
+  if (pending) trackers.set((message as { request: object }).request, pending);
+});
+diagnostics.subscribe("undici:client:sendHeaders", (message) => {
+  const tracker = trackers.get((message as { request: object }).request);
+  if (tracker) tracker.phase = "headers";
+});
+
+function timeoutFailure(deadline: Deadline, url: string, phase: NetPhase): NetFailure {
+  if (deadline.cancelled())
+    return netFailure("cancelled", "the request was cancelled by the caller", url, { phase });
+  const what = {
+    dns: "resolving",
+    connect: "connecting to",
+    headers: "waiting for a response from",
+    body: "reading the body from",
+  }[phase];
+  return netFailure("timeout", `timeout ${what} ${safeHost(url)}`, url, { phase });
+}
+
+function makeResponse(
+  url: string,
+  finalUrl: string,
+  status: number,
+  headers: Record<string, string>,
+  redirects: string[],
+  bytes: Buffer,
+  ms: number,
+): NetResponse {
+  let text: string | undefined;
+  return {
+    ok: true,
+    url,
+    finalUrl,
+    status,
+    headers,
+    redirects,
+    bytes,
+    contentType: parseContentType(headers["content-type"]).type,
+    ms,
+    text() {
+      text ??= decodeText(bytes, headers["content-type"]).text;
+      return text;
+    },
+    json<T>() {
+      try {
+        return JSON.parse(this.text()) as T;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers))
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+  return out;
+}
+
+function lowerKeys(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) out[k.toLowerCase()] = v;
+  return out;
+}
+
+function stripOriginBound(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !ORIGIN_BOUND.test(k)));
+}
+
+function withoutBodyHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => !/^content-(type|length)$/i.test(k)));
+}
+
+function resolveLocation(location: string, base: URL): string | undefined {
+  try {
+    return new URL(location, base).href;
+  } catch {
+    return undefined;
+  }
+}
+
+export function acceptLanguage(locale: string | undefined): string {
+  if (!locale) return "en-US,en;q=0.9";
+  const tag = locale.replace("_", "-");
+  const lang = tag.split("-")[0];
+  return tag === lang ? `${lang},en;q=0.8` : `${tag},${lang};q=0.9,en;q=0.8`;
+}
+
+/** A URL as it may appear in an error: no query string (it can hold a key or a user's words). */
+function redact(raw: string): string {
+  try {
+    const u = new URL(raw);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return "the URL";
+  }
+}

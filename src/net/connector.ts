@@ -1,0 +1,71 @@
+import { isIP } from "node:net";
+import { buildConnector } from "undici";
+import { NetError } from "./failure.js";
+
+/** Where a vetted connection really goes; production dials the address itself. */
+export interface DialTarget {
+  hostname: string;
+  address: string;
+  port: number;
+  protocol: string;
+}
+export type ConnectTo = (target: DialTarget) => { host: string; port: number };
+
+/**
+ * Addresses that passed the policy, per host name. The client fills it right after vetting; the connector
+ * reads it at connect time and dials only what is here, so the socket never follows a second resolution.
+ */
+export class VettedAddresses {
+  private readonly table = new Map<string, { addresses: string[]; at: number }>();
+  constructor(private readonly maxEntries = 2000) {}
+
+  set(hostname: string, addresses: string[]): void {
+    this.table.delete(hostname);
+    this.table.set(hostname, { addresses, at: Date.now() });
+    if (this.table.size > this.maxEntries) this.table.delete(this.table.keys().next().value as string);
+  }
+
+  /** Addresses still fresh enough to reuse without a new lookup. */
+  fresh(hostname: string, maxAgeMs: number): string[] | undefined {
+    const entry = this.table.get(hostname);
+    return entry && Date.now() - entry.at <= maxAgeMs ? entry.addresses : undefined;
+  }
+
+  any(hostname: string): string[] | undefined {
+    return this.table.get(hostname)?.addresses;
+  }
+}
+
+export function pinnedConnector(
+  vetted: VettedAddresses,
+  options: { connectTo?: ConnectTo; ca?: string | string[]; connectTimeoutMs?: number },
+): buildConnector.connector {
+  const base = buildConnector({
+    ...(options.ca ? { ca: options.ca } : {}),
+    timeout: options.connectTimeoutMs ?? 30_000,
+  });
+  return (opts, callback) => {
+    const hostname = opts.hostname.replace(/^\[|\]$/g, "");
+    const literal = isIP(hostname) !== 0;
+    const addresses = literal ? [hostname] : vetted.any(hostname);
+    if (!addresses?.length) {
+      // Fail closed: a connection for a name nobody vetted means a path around the guard.
+      callback(new NetError("blocked_url", `no vetted address for ${hostname}`, "connect"), null);
+      return;
+    }
+    const port = Number(opts.port) || (opts.protocol === "https:" ? 443 : 80);
+    const address = addresses[0];
+    const target = options.connectTo
+      ? options.connectTo({ hostname, address, port, protocol: opts.protocol })
+      : { host: address, port };
+    return base(
+      {
+        ...opts,
+        hostname: target.host,
+        port: String(target.port),
+        servername: literal ? undefined : (opts.servername ?? hostname),
+      },
+      callback,
+    );
+  };
+}

@@ -1,0 +1,124 @@
+import type { Failure } from "../core/status.js";
+
+export const NET_CODES = [
+  "blocked_url",
+  "dns",
+  "connect",
+  "tls",
+  "timeout",
+  "too_large",
+  "too_many_redirects",
+  "redirect_loop",
+  "bad_redirect",
+  "http_status",
+  "protocol",
+  "offline",
+  "cancelled",
+] as const;
+export type NetCode = (typeof NET_CODES)[number];
+export type NetPhase = "dns" | "connect" | "headers" | "body";
+
+/** Every failure of the client is one of these values; nothing is thrown to the caller. */
+export interface NetFailure extends Failure {
+  ok: false;
+  code: NetCode;
+  url: string;
+  phase?: NetPhase;
+  httpStatus?: number;
+}
+
+export function netFailure(
+  code: NetCode,
+  message: string,
+  url: string,
+  extra: Partial<Pick<NetFailure, "phase" | "httpStatus" | "retryAfter">> = {},
+): NetFailure {
+  return { ok: false, status: statusOf(code), code, message, url, ...extra };
+}
+
+function statusOf(code: NetCode): NetFailure["status"] {
+  switch (code) {
+    case "blocked_url":
+      return "denied";
+    case "timeout":
+      return "timeout";
+    case "offline":
+      return "offline";
+    case "too_large":
+      return "unsupported";
+    default:
+      return "error";
+  }
+}
+
+/** Raised inside the client's own machinery (connector, body reader) and turned into a NetFailure at the edge. */
+export class NetError extends Error {
+  constructor(
+    readonly code: NetCode,
+    message: string,
+    readonly phase?: NetPhase,
+  ) {
+    super(message);
+    this.name = "NetError";
+  }
+}
+
+const TLS_CODES = new Set([
+  "CERT_HAS_EXPIRED",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+  "ERR_SSL_WRONG_VERSION_NUMBER",
+  "ERR_TLS_HANDSHAKE_TIMEOUT",
+  "CERT_NOT_YET_VALID",
+]);
+
+/** Maps what Node, undici and zlib throw to our vocabulary. The message stays one line and host-level only. */
+export function classifyError(err: unknown, url: string, phase: NetPhase): NetFailure {
+  if (err instanceof NetError) return netFailure(err.code, err.message, url, { phase: err.phase ?? phase });
+  const e = err as { code?: string; message?: string; cause?: unknown; name?: string };
+  const code = e?.code ?? (e?.cause as { code?: string } | undefined)?.code ?? "";
+  const host = safeHost(url);
+  if (e?.cause instanceof NetError) return classifyError(e.cause, url, phase);
+  if (code === "ENETUNREACH" || code === "EHOSTUNREACH" || code === "EAI_AGAIN" || code === "ENETDOWN")
+    return netFailure("offline", `no network route to ${host} (${code}); the machine looks offline`, url, {
+      phase,
+    });
+  if (code === "ENOTFOUND" || code === "ENODATA")
+    return netFailure("dns", `the name ${host} does not resolve`, url, { phase: "dns" });
+  if (code === "ECONNREFUSED") return netFailure("connect", `${host} refused the connection`, url, { phase });
+  if (TLS_CODES.has(code) || /certificate|ssl|tls/i.test(e?.message ?? ""))
+    return netFailure("tls", `TLS failed with ${host}: ${code || "handshake error"}`, url, { phase });
+  if (code === "UND_ERR_HEADERS_OVERFLOW" || code === "HPE_HEADER_OVERFLOW")
+    return netFailure("too_large", `${host} sent response headers larger than allowed`, url, {
+      phase: "headers",
+    });
+  if (code === "UND_ERR_CONNECT_TIMEOUT")
+    return netFailure("timeout", `timeout connecting to ${host}`, url, { phase: "connect" });
+  if (code === "ECONNRESET" || code === "UND_ERR_SOCKET" || code === "EPIPE")
+    return netFailure("protocol", `${host} closed the connection during ${phase}`, url, { phase });
+  if (
+    code.startsWith("UND_ERR_") ||
+    code.startsWith("HPE_") ||
+    code.startsWith("Z_") ||
+    code.startsWith("ERR_")
+  )
+    return netFailure("protocol", `malformed response from ${host} (${code})`, url, { phase });
+  return netFailure("connect", `request to ${host} failed: ${oneLine(e?.message ?? String(err))}`, url, {
+    phase,
+  });
+}
+
+export function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "the server";
+  }
+}
+
+function oneLine(s: string): string {
+  return s.split("\n")[0].slice(0, 200);
+}

@@ -1,0 +1,41 @@
+/**
+ * Which proxy, if any, carries a request. undici's EnvHttpProxyAgent makes the same choice internally, but the
+ * guard must know it before dispatch: through a proxy, names are resolved by the proxy, not by us.
+ */
+export interface ProxyEnv {
+  HTTP_PROXY?: string;
+  HTTPS_PROXY?: string;
+  NO_PROXY?: string;
+}
+
+export function proxyEnvFrom(env: NodeJS.ProcessEnv): ProxyEnv {
+  return {
+    HTTP_PROXY: env.HTTP_PROXY ?? env.http_proxy,
+    HTTPS_PROXY: env.HTTPS_PROXY ?? env.https_proxy,
+    NO_PROXY: env.NO_PROXY ?? env.no_proxy,
+  };
+}
+
+export function proxyFor(url: URL, env: ProxyEnv): string | undefined {
+  const proxy = url.protocol === "https:" ? (env.HTTPS_PROXY ?? env.HTTP_PROXY) : env.HTTP_PROXY;
+  if (!proxy) return undefined;
+  if (bypassed(url, env.NO_PROXY ?? "")) return undefined;
+  return proxy;
+}
+
+function bypassed(url: URL, noProxy: string): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  for (const raw of noProxy.split(/[,\s]+/)) {
+    const entry = raw.trim().toLowerCase();
+    if (!entry) continue;
+    if (entry === "*") return true;
+    const [name, entryPort] = entry.startsWith("[")
+      ? [entry.slice(1, entry.indexOf("]")), ""]
+      : entry.split(":");
+    if (entryPort && entryPort !== port) continue;
+    const bare = name.replace(/^\*?\./, "");
+    if (host === bare || host.endsWith(`.${bare}`)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,75 @@
+import type { Deadline } from "../core/deadline.js";
+import type { Failure } from "../core/status.js";
+import type { Net } from "../net/client.js";
+import type { Store } from "../store/store.js";
+
+export type SafeSearch = "off" | "moderate" | "strict";
+export type TimeRange = "d" | "w" | "m" | "y";
+
+/** What a provider is asked. The chain has already validated and defaulted every field. */
+export interface ProviderQuery {
+  query: string;
+  limit: number;
+  /** DuckDuckGo-style region code, e.g. "us-en", "de-de"; undefined = no preference. */
+  region?: string;
+  /** ISO 639-1 language code, e.g. "en", "de". */
+  language?: string;
+  safesearch?: SafeSearch;
+  timeRange?: TimeRange;
+  /** Restrict to these domains (and their subdomains) where the provider can do it natively. */
+  includeDomains?: string[];
+}
+
+export interface ProviderHit {
+  title: string;
+  url: string;
+  snippet: string;
+  /** ISO date when the engine shows one. */
+  date?: string;
+}
+
+/** A short direct answer: an instant answer (authoritative) or a model's synthesis (labelled as such). */
+export interface ProviderAnswer {
+  text: string;
+  source?: string;
+  url?: string;
+  kind: "abstract" | "answer" | "definition" | "summary" | "model";
+  /** True when a language model wrote it (Perplexity, Gemini): the caller must say so. */
+  modelGenerated: boolean;
+}
+
+export type ProviderOutcome =
+  | { status: "ok"; hits: ProviderHit[]; answer?: ProviderAnswer }
+  | { status: "empty"; answer?: ProviderAnswer; note?: string }
+  | Failure;
+
+/** What a provider may use: the guarded client, the environment (for its key), the store, a logger. */
+export interface ProviderContext {
+  net: Net;
+  env: Record<string, string | undefined>;
+  store: Store;
+  /** Operator log line (stderr); never include a key or the user's query in full. */
+  log(message: string): void;
+  /** Overrides of provider settings from config (e.g. ddg region delay, brave rate). */
+  settings: Record<string, unknown>;
+}
+
+export interface Provider {
+  name: string;
+  kind: "keyless" | "keyed" | "self-hosted" | "browser" | "model";
+  /** Costs money per call: frozen in `auto` unless WEBSIFT_ENABLE_PAID=1. */
+  paid: boolean;
+  /** Options the provider applies itself; the chain post-filters the rest. */
+  native: {
+    region?: boolean;
+    language?: boolean;
+    safesearch?: boolean;
+    timeRange?: boolean;
+    domains?: number;
+  };
+  /** Default time budget inside the chain (5 s for APIs, 9 s for scraped engines). */
+  budgetMs: number;
+  /** True when the provider can run with this environment (key present, URL set, binary found…). */
+  configured(env: Record<string, string | undefined>): boolean;
+  search(query: ProviderQuery, ctx: ProviderContext, deadline: Deadline): Promise<ProviderOutcome>;
+}
