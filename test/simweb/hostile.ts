@@ -1,0 +1,244 @@
+import type http from "node:http";
+import zlib from "node:zlib";
+import type { SimHandler, SimReply, SimWeb } from "./index.js";
+
+/** Every hostile behaviour below answers on this host, over http and https alike. */
+export const HOSTILE_HOST = "hostile.example.com";
+
+/** Paths on HOSTILE_HOST. Connection-level ones have hosts of their own (BLACKHOLE_HOST, SILENT_HOST). */
+export const HOSTILE_PATHS = {
+  /** Request read, never answered: timeout in phase headers. */
+  silentAfterRequest: "/silent",
+  /** Status line, then one header line every 200 ms, forever: timeout in phase headers. */
+  slowlorisHeaders: "/slowloris",
+  /** Headers at once, then one body byte every 100 ms: timeout in phase body. */
+  slowBody: "/trickle",
+  /** A chunked body that never ends: too_large (wire cap). */
+  infiniteChunked: "/infinite",
+  /** 64 KiB of gzip that inflates to 64 MiB: too_large (decoded cap). */
+  gzipBomb: "/gzip-bomb",
+  /** A few hundred bytes of brotli that inflate to 64 MiB: too_large (decoded cap). */
+  brotliBomb: "/br-bomb",
+  /** Content-Length 5000, 100 bytes sent, connection closed. */
+  contentLengthOver: "/length-over",
+  /** Content-Length 10, 100 bytes sent. */
+  contentLengthUnder: "/length-under",
+  /** Content-Length far over the wire cap, announced up front. */
+  contentLengthHuge: "/length-huge",
+  /** ~200 KiB of response headers. */
+  hugeHeaders: "/huge-headers",
+  /** /redirect/loop-a → /redirect/loop-b → /redirect/loop-a … */
+  redirectLoop: "/redirect/loop-a",
+  /** /redirect/chain/N redirects N times, then 200. */
+  redirectChain: (n: number) => `/redirect/chain/${n}`,
+  redirectToLoopback: "/redirect/to-loopback",
+  redirectToFile: "/redirect/to-file",
+  redirectToPrivate: "/redirect/to-private",
+  redirectToMixed: "/redirect/to-mixed",
+  /** Headers and 1000 of 100000 bytes, then a TCP reset. */
+  resetMidBody: "/reset",
+  /** PNG-ish random bytes served as text/html. */
+  binaryAsHtml: "/binary",
+  /** text/html; charset=x-no-such-charset. */
+  invalidCharset: "/bad-charset",
+  /** 429 with Retry-After: 120. */
+  tooManyRequests: "/429",
+  /** DuckDuckGo's anomaly (bot) challenge page, served with 202 and with 200. */
+  ddgChallenge202: "/ddg-challenge-202",
+  ddgChallenge200: "/ddg-challenge-200",
+} as const;
+
+const BOMB_SIZE = 64 * 1024 * 1024;
+let gzipBombBytes: Buffer | undefined;
+let brotliBombBytes: Buffer | undefined;
+
+/** 64 MiB of zeros, gzipped (~64 KiB). Built once per process. */
+export function gzipBomb(): Buffer {
+  gzipBombBytes ??= zlib.gzipSync(Buffer.alloc(BOMB_SIZE), { level: 9 });
+  return gzipBombBytes;
+}
+
+/** 64 MiB of zeros, brotli-compressed (a few hundred bytes). */
+export function brotliBomb(): Buffer {
+  brotliBombBytes ??= zlib.brotliCompressSync(Buffer.alloc(BOMB_SIZE), {
+    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 },
+  });
+  return brotliBombBytes;
+}
+
+/** DuckDuckGo's challenge page (fixture), with the status it is served with (202 observed; 200 too). */
+export function ddgChallenge(sim: Pick<SimWeb, "fixture">, status: 200 | 202 = 202): SimReply {
+  return {
+    status,
+    headers: { "content-type": "text/html; charset=UTF-8" },
+    body: sim.fixture("duckduckgo/ddg-html-anomaly-challenge-2026-04.html"),
+  };
+}
+
+/** A handler that runs `tick` every `everyMs` until the client goes away or `maxMs` passes, then closes. */
+function drip(
+  res: http.ServerResponse,
+  everyMs: number,
+  tick: (socket: import("node:net").Socket) => void,
+  maxMs = 120_000,
+): void {
+  const socket = res.socket;
+  if (!socket) return;
+  const started = Date.now();
+  const timer = setInterval(() => {
+    if (socket.destroyed || Date.now() - started > maxMs) {
+      clearInterval(timer);
+      socket.destroy();
+      return;
+    }
+    tick(socket);
+  }, everyMs);
+  socket.once("close", () => clearInterval(timer));
+}
+
+/** Writes raw bytes to the connection, bypassing Node's HTTP framing (for lies Node would refuse to tell). */
+function rawReply(res: http.ServerResponse, head: string, body: Buffer | string, end = true): void {
+  const socket = res.socket;
+  if (!socket) return;
+  socket.write(head);
+  socket.write(body);
+  if (end) socket.end();
+}
+
+export const hostile = {
+  silentAfterRequest: ((_req, raw) => {
+    // Never answers; the socket is destroyed when the client gives up (or the simweb closes).
+    raw.res.socket?.on("error", () => {});
+  }) as SimHandler,
+
+  slowlorisHeaders: ((_req, raw) => {
+    raw.res.socket?.write("HTTP/1.1 200 OK\r\n");
+    let i = 0;
+    drip(raw.res, 200, (s) => s.write(`X-Slow-${i++}: drip\r\n`));
+  }) as SimHandler,
+
+  slowBody: ((_req, raw) => {
+    raw.res.writeHead(200, { "content-type": "text/html", "content-length": "100000" });
+    raw.res.flushHeaders();
+    drip(raw.res, 100, () => raw.res.write("a"));
+  }) as SimHandler,
+
+  infiniteChunked: ((_req, raw) => {
+    const { res } = raw;
+    res.writeHead(200, { "content-type": "text/html" });
+    const chunk = Buffer.alloc(64 * 1024, "x");
+    const started = Date.now();
+    let sent = 0;
+    const pump = () => {
+      while (!res.destroyed && sent < 4 * 1024 ** 3 && Date.now() - started < 120_000) {
+        sent += chunk.length;
+        if (!res.write(chunk)) return void res.once("drain", pump);
+      }
+      res.destroy();
+    };
+    pump();
+  }) as SimHandler,
+
+  gzipBomb: (() => ({
+    headers: { "content-type": "text/html", "content-encoding": "gzip" },
+    body: gzipBomb(),
+  })) as SimHandler,
+
+  brotliBomb: (() => ({
+    headers: { "content-type": "text/html", "content-encoding": "br" },
+    body: brotliBomb(),
+  })) as SimHandler,
+
+  contentLengthOver: ((_req, raw) =>
+    rawReply(
+      raw.res,
+      "HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 5000\r\n\r\n",
+      "x".repeat(100),
+    )) as SimHandler,
+
+  contentLengthUnder: ((_req, raw) =>
+    rawReply(
+      raw.res,
+      "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 10\r\n\r\n",
+      "0123456789".repeat(10),
+    )) as SimHandler,
+
+  contentLengthHuge: ((_req, raw) => {
+    raw.res.writeHead(200, { "content-type": "text/html", "content-length": String(1024 ** 3) });
+    raw.res.write("x".repeat(1000));
+    setTimeout(() => raw.res.destroy(), 2000).unref();
+  }) as SimHandler,
+
+  hugeHeaders: ((_req, raw) => {
+    let head = "HTTP/1.1 200 OK\r\ncontent-type: text/html\r\n";
+    for (let i = 0; i < 200; i++) head += `x-filler-${i}: ${"h".repeat(1000)}\r\n`;
+    rawReply(raw.res, `${head}content-length: 2\r\n\r\n`, "ok");
+  }) as SimHandler,
+
+  resetMidBody: ((_req, raw) => {
+    raw.res.writeHead(200, { "content-type": "text/html", "content-length": "100000" });
+    raw.res.write("y".repeat(1000));
+    setTimeout(() => raw.res.socket?.resetAndDestroy(), 50).unref();
+  }) as SimHandler,
+
+  binaryAsHtml: (() => {
+    const bytes = Buffer.alloc(4096);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(bytes);
+    let x = 12345;
+    for (let i = 8; i < bytes.length; i++) {
+      x = (x * 1103515245 + 12345) & 0x7fffffff;
+      bytes[i] = x & 0xff;
+    }
+    return { headers: { "content-type": "text/html" }, body: bytes };
+  }) as SimHandler,
+
+  invalidCharset: {
+    headers: { "content-type": "text/html; charset=x-no-such-charset" },
+    body: Buffer.from("<html><body><p>café déjà vu</p></body></html>", "utf8"),
+  } as SimReply,
+
+  tooManyRequests: {
+    status: 429,
+    headers: { "retry-after": "120", "content-type": "text/plain" },
+    body: "slow down",
+  } as SimReply,
+};
+
+export function hostileRoutes(sim: SimWeb): [string, string | RegExp, SimHandler | SimReply][] {
+  const H = HOSTILE_HOST;
+  const P = HOSTILE_PATHS;
+  const to = (location: string): SimReply => ({ status: 302, headers: { location } });
+  return [
+    [H, "/", { body: "<html><body>hostile.example.com is up</body></html>" }],
+    [H, P.silentAfterRequest, hostile.silentAfterRequest],
+    [H, P.slowlorisHeaders, hostile.slowlorisHeaders],
+    [H, P.slowBody, hostile.slowBody],
+    [H, P.infiniteChunked, hostile.infiniteChunked],
+    [H, P.gzipBomb, hostile.gzipBomb],
+    [H, P.brotliBomb, hostile.brotliBomb],
+    [H, P.contentLengthOver, hostile.contentLengthOver],
+    [H, P.contentLengthUnder, hostile.contentLengthUnder],
+    [H, P.contentLengthHuge, hostile.contentLengthHuge],
+    [H, P.hugeHeaders, hostile.hugeHeaders],
+    [H, "/redirect/loop-a", to("/redirect/loop-b")],
+    [H, "/redirect/loop-b", to("/redirect/loop-a")],
+    [
+      H,
+      /^\/redirect\/chain\/\d+$/,
+      (req) => {
+        const n = Number(req.path.split("/").pop());
+        return n > 0 ? to(`/redirect/chain/${n - 1}`) : { body: "<html><body>end of chain</body></html>" };
+      },
+    ],
+    [H, P.redirectToLoopback, to("http://127.0.0.1/")],
+    [H, P.redirectToFile, to("file:///etc/passwd")],
+    [H, P.redirectToPrivate, to("http://private.example.com/")],
+    [H, P.redirectToMixed, to("http://mixed.example.com/")],
+    [H, P.resetMidBody, hostile.resetMidBody],
+    [H, P.binaryAsHtml, hostile.binaryAsHtml],
+    [H, P.invalidCharset, hostile.invalidCharset],
+    [H, P.tooManyRequests, hostile.tooManyRequests],
+    [H, P.ddgChallenge202, () => ddgChallenge(sim, 202)],
+    [H, P.ddgChallenge200, () => ddgChallenge(sim, 200)],
+  ];
+}
