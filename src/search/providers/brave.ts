@@ -1,0 +1,208 @@
+import { load } from "cheerio";
+import type { Deadline } from "../../core/deadline.js";
+import type { Failure } from "../../core/status.js";
+import type { NetResponse } from "../../net/client.js";
+import type { Provider, ProviderContext, ProviderHit, ProviderOutcome, ProviderQuery } from "../provider.js";
+import {
+  badResponse,
+  httpFailure,
+  oneLine,
+  rateLimited,
+  retryAfterSeconds,
+  scrubbedLog,
+  transportFailure,
+  withoutSecrets,
+} from "./http-errors.js";
+
+const ENDPOINT = "https://api.search.brave.com/res/v1/web/search";
+const DEFAULT_INTERVAL_MS = 1000;
+
+// Brave answers 422 VALIDATION for a country or language outside its lists, so only these are passed.
+const COUNTRIES = new Set(
+  "AR AU AT BE BR CA CL DK FI FR DE HK IN ID IT JP KR MY MX NL NZ NO CN PL PT PH RU SA ZA ES SE CH TW TR GB US".split(
+    " ",
+  ),
+);
+const LANGUAGES = new Set(
+  "ar eu bn bg ca zh-hans zh-hant hr cs da nl en en-gb et fi fr gl de gu he hi hu is it jp kn ko lv lt ms ml mr nb pl pt-br pt-pt pa ro ru sr sk sl es sv ta te th tr uk vi".split(
+    " ",
+  ),
+);
+const LANGUAGE_ALIASES: Record<string, string> = { ja: "jp", zh: "zh-hans", pt: "pt-pt", no: "nb" };
+const FRESHNESS = { d: "pd", w: "pw", m: "pm", y: "py" } as const;
+
+export const brave: Provider = {
+  name: "brave",
+  kind: "keyed",
+  paid: true,
+  native: { region: true, language: true, safesearch: true, timeRange: true },
+  budgetMs: 5000,
+  configured: (env) => Boolean(env.BRAVE_API_KEY),
+  async search(query, ctx, deadline) {
+    const key = ctx.env.BRAVE_API_KEY;
+    if (!key) return { status: "disabled", code: "no_key", message: "brave: BRAVE_API_KEY is not set" };
+    const log = scrubbedLog(ctx.log, [key]);
+    const waited = await waitForSlot(ctx, deadline);
+    if (waited) return waited;
+    const res = await ctx.net.request(braveUrl(query), {
+      deadline,
+      headers: { accept: "application/json", "x-subscription-token": key },
+    });
+    if (!res.ok) return withoutSecrets(transportFailure("brave", res), [key]);
+    if (res.status !== 200) {
+      const failure = braveFailure(res);
+      log(`brave: HTTP ${res.status} (${failure.code})`);
+      return withoutSecrets(failure, [key]);
+    }
+    const body = res.json();
+    if (body === undefined) return badResponse("brave", "a body that is not JSON");
+    return withoutSecrets(parseBraveResponse(body, query.limit), [key]);
+  },
+};
+
+/**
+ * Brave's free plan allows one request a second: parallel agents queue here instead of earning 429s. A wait
+ * longer than the deadline allows is answered locally, without a request.
+ */
+async function waitForSlot(ctx: ProviderContext, deadline: Deadline): Promise<Failure | undefined> {
+  const intervalMs = braveIntervalMs(ctx);
+  const wait = await ctx.store.reserveSlot("rate:brave", intervalMs);
+  if (wait <= 0) return undefined;
+  if (wait >= deadline.remaining())
+    return {
+      ...rateLimited(
+        "brave",
+        Math.ceil(wait / 1000),
+        "local limiter: the next free slot is past the deadline",
+      ),
+      code: "local_rate_limit",
+    };
+  if (!(await deadline.sleep(wait)))
+    return {
+      status: "timeout",
+      code: "timeout",
+      message: "brave: deadline reached while queued for the rate limit",
+    };
+  return undefined;
+}
+
+export function braveIntervalMs(ctx: Pick<ProviderContext, "env" | "settings">): number {
+  const perSec = Number(ctx.settings.braveRatePerSec ?? ctx.env.BRAVE_RATE_PER_SEC);
+  return Number.isFinite(perSec) && perSec > 0 ? Math.ceil(1000 / perSec) : DEFAULT_INTERVAL_MS;
+}
+
+export function braveUrl(query: ProviderQuery): string {
+  const url = new URL(ENDPOINT);
+  const p = url.searchParams;
+  p.set("q", query.query);
+  p.set("count", String(Math.min(Math.max(query.limit, 1), 20)));
+  const [regionCountry, regionLang] = (query.region ?? "").toLowerCase().split("-");
+  const country = regionCountry === "uk" ? "GB" : regionCountry?.toUpperCase();
+  if (country && COUNTRIES.has(country)) p.set("country", country);
+  const lang = braveLanguage(query.language ?? regionLang);
+  if (lang) p.set("search_lang", lang);
+  if (query.safesearch) p.set("safesearch", query.safesearch);
+  if (query.timeRange) p.set("freshness", FRESHNESS[query.timeRange]);
+  p.set("text_decorations", "false");
+  return url.href;
+}
+
+function braveLanguage(code: string | undefined): string | undefined {
+  if (!code) return undefined;
+  const lower = code.toLowerCase();
+  const mapped = LANGUAGE_ALIASES[lower] ?? lower;
+  return LANGUAGES.has(mapped) ? mapped : undefined;
+}
+
+interface BraveResult {
+  title?: unknown;
+  url?: unknown;
+  description?: unknown;
+  extra_snippets?: unknown;
+  page_age?: unknown;
+}
+
+export function parseBraveResponse(body: unknown, limit = 20): ProviderOutcome {
+  const web = (body as { web?: { results?: unknown } } | null)?.web;
+  const results = web?.results;
+  if (web !== undefined && !Array.isArray(results))
+    return badResponse("brave", "web results that are not a list");
+  const hits: ProviderHit[] = [];
+  for (const r of (results ?? []) as BraveResult[]) {
+    if (typeof r?.url !== "string" || !/^https?:\/\//i.test(r.url)) continue;
+    const extra = Array.isArray(r.extra_snippets)
+      ? r.extra_snippets.filter((s) => typeof s === "string")
+      : [];
+    const description = typeof r.description === "string" ? r.description : (extra[0] ?? "");
+    hits.push({
+      title: plainText(typeof r.title === "string" ? r.title : r.url),
+      url: r.url,
+      snippet: oneLine(plainText(description), 600) ?? "",
+      ...(typeof r.page_age === "string" ? { date: r.page_age } : {}),
+    });
+    if (hits.length >= limit) break;
+  }
+  return hits.length > 0 ? { status: "ok", hits } : { status: "empty" };
+}
+
+/** Brave text may carry `<strong>` decorations and entities (`&#x27;`) even in its JSON. */
+function plainText(html: string): string {
+  if (!/[<&]/.test(html)) return html.trim();
+  return load(html, null, false).root().text().replace(/\s+/g, " ").trim();
+}
+
+interface BraveError {
+  code?: unknown;
+  detail?: unknown;
+  meta?: { errors?: { loc?: unknown }[] };
+}
+
+/** Brave documents `errors: [...]` but clients see a singular `error: {...}` too. */
+function braveError(body: unknown): BraveError | undefined {
+  const b = body as { errors?: unknown; error?: unknown } | undefined;
+  if (Array.isArray(b?.errors) && b.errors[0] && typeof b.errors[0] === "object")
+    return b.errors[0] as BraveError;
+  if (b?.error && typeof b.error === "object") return b.error as BraveError;
+  return undefined;
+}
+
+export function braveFailure(res: NetResponse): Failure {
+  const error = braveError(res.json());
+  const code = typeof error?.code === "string" ? error.code : undefined;
+  const detail = oneLine(error?.detail);
+  const missingKey = error?.meta?.errors?.some(
+    (e) => Array.isArray(e.loc) && e.loc.map(String).includes("x-subscription-token"),
+  );
+  if (code === "SUBSCRIPTION_TOKEN_INVALID" || missingKey)
+    return {
+      status: "error",
+      code: "key_rejected",
+      message: `brave: key rejected (${code ?? "VALIDATION"})`,
+    };
+  if (code === "SUBSCRIPTION_NOT_FOUND")
+    return {
+      status: "error",
+      code: "key_rejected",
+      message: "brave: key rejected (no subscription for this key)",
+    };
+  // X-RateLimit-Reset holds "per-second, per-month" seconds until each window resets.
+  const resets = (res.headers["x-ratelimit-reset"] ?? "")
+    .split(",")
+    .filter((s) => s.trim() !== "")
+    .map((s) => Number(s.trim()))
+    .filter((n) => Number.isFinite(n) && n >= 0);
+  if (code === "QUOTA_LIMITED") {
+    const until = resets.length > 0 ? resets[resets.length - 1] : undefined;
+    return {
+      status: "quota",
+      code: "quota",
+      message: `brave: monthly quota exhausted${until !== undefined ? `; resets in ${until}s` : ""}`,
+      ...(until !== undefined ? { retryAfter: until } : {}),
+    };
+  }
+  if (code === "RATE_LIMITED" || res.status === 429) {
+    const wait = resets.length > 0 ? Math.max(1, resets[0]) : retryAfterSeconds(res.headers);
+    return rateLimited("brave", wait, code);
+  }
+  return httpFailure("brave", res, detail ?? code);
+}

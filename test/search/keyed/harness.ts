@@ -1,0 +1,54 @@
+import { readFileSync } from "node:fs";
+import { createNet, type Net } from "../../../src/index.js";
+import type { ProviderContext } from "../../../src/search/provider.js";
+import { MemoryStore, type Store } from "../../../src/store/store.js";
+import { type SimWeb, startSimWeb } from "../../simweb/index.js";
+
+/** ../shared/fixtures/providers/<rel>, resolved beside the repository root as CI lays it out. */
+export function fixtureText(rel: string): string {
+  return readFileSync(new URL(`../../../../shared/fixtures/providers/${rel}`, import.meta.url), "utf8");
+}
+
+export function fixtureJson(rel: string): unknown {
+  return JSON.parse(fixtureText(rel));
+}
+
+export interface Harness {
+  sim: SimWeb;
+  net: Net;
+  logs: string[];
+  ctx(
+    env: Record<string, string | undefined>,
+    extra?: { store?: Store; settings?: Record<string, unknown> },
+  ): ProviderContext;
+  close(): Promise<void>;
+}
+
+/** The simulated web plus the production net client routed to it, and a context whose log lines are kept. */
+export async function startHarness(): Promise<Harness> {
+  const sim = await startSimWeb();
+  const net = createNet(sim.netConfig);
+  const logs: string[] = [];
+  return {
+    sim,
+    net,
+    logs,
+    ctx: (env, extra = {}) => ({
+      net,
+      env,
+      store: extra.store ?? new MemoryStore(),
+      log: (m) => logs.push(m),
+      settings: extra.settings ?? {},
+    }),
+    async close() {
+      await net.close();
+      await sim.close();
+    },
+  };
+}
+
+export const json = (body: unknown, status = 200, headers: Record<string, string> = {}) => ({
+  status,
+  headers: { "content-type": "application/json", ...headers },
+  body: typeof body === "string" ? body : JSON.stringify(body),
+});
