@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { Deadline } from "../../../src/index.js";
+import { Deadline } from "../../../src/core/deadline.js";
 import type { ProviderQuery } from "../../../src/search/provider.js";
 import { brave, braveIntervalMs, parseBraveResponse } from "../../../src/search/providers/brave.js";
 import { MemoryStore } from "../../../src/store/store.js";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { createNet, type Net } from "../../../src/index.js";
+import { createNet, type Net } from "../../../src/net/client.js";
 import type { ProviderContext } from "../../../src/search/provider.js";
 import { MemoryStore, type Store } from "../../../src/store/store.js";
 import { type SimWeb, startSimWeb } from "../../simweb/index.js";
