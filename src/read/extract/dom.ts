@@ -1,0 +1,81 @@
+import type { AnyNode, Document, Element, ParentNode } from "domhandler";
+import { isTag, isText } from "domhandler";
+import { parseDocument } from "htmlparser2";
+
+export type { AnyNode, Document, Element, ParentNode };
+export { isTag, isText };
+
+/** htmlparser2 is ~4× faster than linkedom and ~3× faster than parse5 on the benchmark pages (p50). */
+export function parseHtml(html: string): Document {
+  return parseDocument(html, { lowerCaseTags: true, lowerCaseAttributeNames: true });
+}
+
+export function attr(el: Element, name: string): string | undefined {
+  return el.attribs[name];
+}
+
+export function elementChildren(node: ParentNode): Element[] {
+  return node.children.filter(isTag);
+}
+
+export function removeNode(node: AnyNode): void {
+  const parent = node.parent;
+  if (!parent) return;
+  const i = parent.children.indexOf(node);
+  if (i >= 0) parent.children.splice(i, 1);
+  const prev = node.prev;
+  const next = node.next;
+  if (prev) prev.next = next;
+  if (next) next.prev = prev;
+  node.parent = null;
+  node.prev = null;
+  node.next = null;
+}
+
+/** Depth-first, document order; `visit` returning false skips the element's subtree. */
+export function walkElements(root: ParentNode, visit: (el: Element) => boolean | undefined): void {
+  const stack: AnyNode[] = [...root.children].reverse();
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!isTag(node)) continue;
+    if (visit(node) === false) continue;
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+  }
+}
+
+export function findAll(root: ParentNode, match: (el: Element) => boolean): Element[] {
+  const out: Element[] = [];
+  walkElements(root, (el) => {
+    if (match(el)) out.push(el);
+    return true;
+  });
+  return out;
+}
+
+export function findFirst(root: ParentNode, match: (el: Element) => boolean): Element | undefined {
+  let found: Element | undefined;
+  walkElements(root, (el) => {
+    if (found) return false;
+    if (match(el)) found = el;
+    return !found;
+  });
+  return found;
+}
+
+/** Raw text of a subtree (no whitespace normalisation). */
+export function textContent(node: AnyNode): string {
+  if (isText(node)) return node.data;
+  if (!isTag(node) && node.type !== "root") return "";
+  let out = "";
+  for (const child of (node as ParentNode).children) out += textContent(child);
+  return out;
+}
+
+export function collapseWhitespace(s: string): string {
+  return s.replace(/\s+/g, " ").trim();
+}
+
+export function isInside(el: Element, names: ReadonlySet<string>): boolean {
+  for (let p = el.parent; p && isTag(p); p = p.parent) if (names.has(p.name)) return true;
+  return false;
+}

@@ -1,0 +1,23 @@
+import type { Element } from "./dom.js";
+
+// Inline-style tricks that keep text in the DOM but off the screen: a favourite
+// place for prompt injections aimed at agents that read raw page text.
+const HIDING_STYLE =
+  /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|opacity\s*:\s*0(?:\.0*)?\s*(?:!important)?\s*(?:;|$)|font-size\s*:\s*0(?:px|em|rem|%)?\s*(?:!important)?\s*(?:;|$)|(?:left|top|text-indent)\s*:\s*-\d{4,}px)/i;
+
+const INVISIBLE_TAGS = new Set(["template", "noscript", "script", "style"]);
+
+// Screen-reader-only helpers ("Skip to content", "Opens in new window") are never prose.
+const SCREEN_READER_ONLY = /(?:^|\s)(?:sr-only|visually-hidden|screen-reader-text|visuallyhidden)(?:\s|$)/i;
+
+/** True when the element is not rendered for a sighted reader. */
+export function isHidden(el: Element): boolean {
+  if (INVISIBLE_TAGS.has(el.name)) return true;
+  const a = el.attribs;
+  if (a.hidden !== undefined) return true;
+  if (a["aria-hidden"]?.trim().toLowerCase() === "true") return true;
+  if (el.name === "input" && a.type?.toLowerCase() === "hidden") return true;
+  if (a.style && HIDING_STYLE.test(a.style)) return true;
+  if (a.class && SCREEN_READER_ONLY.test(a.class)) return true;
+  return false;
+}

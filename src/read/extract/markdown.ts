@@ -1,0 +1,261 @@
+import { renderCodeBlock } from "./code-block.js";
+import type { Element } from "./dom.js";
+import { isTag, isText } from "./dom.js";
+import { renderDataTable } from "./table.js";
+
+const BLOCK_TAGS = new Set([
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "body",
+  "center",
+  "dd",
+  "details",
+  "dir",
+  "div",
+  "dl",
+  "dt",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "form",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hgroup",
+  "hr",
+  "html",
+  "li",
+  "main",
+  "menu",
+  "nav",
+  "ol",
+  "p",
+  "pre",
+  "section",
+  "summary",
+  "table",
+  "tbody",
+  "thead",
+  "tfoot",
+  "tr",
+  "td",
+  "th",
+  "caption",
+  "ul",
+  "legend",
+  "noscript",
+]);
+const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
+
+// Alt text that only names a file or a generic picture says nothing to a reader.
+const USELESS_ALT =
+  /^(?:image|img|photo|picture|logo|icon|banner|thumbnail|avatar|spacer|placeholder)\b|\.(?:jpe?g|png|gif|webp|svg|avif)$/i;
+
+export interface Rendered {
+  markdown: string;
+  /** `href` values in document order, as written in the page. */
+  hrefs: string[];
+}
+
+/** Serialises content subtrees to markdown; anchors keep their words, their targets go to `hrefs`. */
+export function renderMarkdown(roots: Element[]): Rendered {
+  const r = new MarkdownRenderer();
+  const blocks: string[] = [];
+  for (const root of roots) r.block(root, blocks);
+  return { markdown: blocks.join("\n\n"), hrefs: r.hrefs };
+}
+
+class MarkdownRenderer {
+  readonly hrefs: string[] = [];
+  private readonly blockish = new Map<Element, boolean>();
+
+  /** Whether the element must be laid out as blocks (a block tag, or inline markup wrapping blocks). */
+  private isBlockish(el: Element): boolean {
+    if (BLOCK_TAGS.has(el.name)) return true;
+    let known = this.blockish.get(el);
+    if (known === undefined) {
+      known = el.children.some((c) => isTag(c) && this.isBlockish(c));
+      this.blockish.set(el, known);
+    }
+    return known;
+  }
+
+  /** Renders a node's children, grouping runs of inline content into paragraphs. */
+  container(el: Element, out: string[]): void {
+    let inline = "";
+    for (const child of el.children) {
+      if (isText(child)) inline += spaced(child.data);
+      else if (isTag(child)) {
+        if (this.isBlockish(child)) {
+          pushParagraph(inline, out);
+          inline = "";
+          this.block(child, out);
+        } else inline += this.inline(child);
+      }
+    }
+    pushParagraph(inline, out);
+  }
+
+  block(el: Element, out: string[]): void {
+    const level = HEADINGS[el.name];
+    if (level) {
+      const text = flattenLines(this.inlineChildren(el));
+      if (text) out.push(`${"#".repeat(level)} ${text}`);
+      return;
+    }
+    switch (el.name) {
+      case "pre": {
+        const code = renderCodeBlock(el);
+        if (code) out.push(code);
+        return;
+      }
+      case "ul":
+      case "ol":
+      case "menu":
+      case "dir":
+        this.list(el, out);
+        return;
+      case "blockquote": {
+        const inner: string[] = [];
+        this.container(el, inner);
+        if (inner.length) out.push(prefixLines(inner.join("\n\n"), "> ", "> "));
+        return;
+      }
+      case "table":
+        this.table(el, out);
+        return;
+      case "hr":
+        out.push("---");
+        return;
+      case "li": {
+        const inner: string[] = [];
+        this.container(el, inner);
+        if (inner.length) out.push(prefixLines(inner.join("\n"), "- ", "  "));
+        return;
+      }
+      case "a": {
+        this.recordHref(el);
+        this.container(el, out);
+        return;
+      }
+      default:
+        this.container(el, out);
+    }
+  }
+
+  private list(el: Element, out: string[]): void {
+    const ordered = el.name === "ol";
+    let n = Number.parseInt(el.attribs.start ?? "1", 10);
+    if (!Number.isFinite(n)) n = 1;
+    const items: string[] = [];
+    for (const child of el.children) {
+      const inner: string[] = [];
+      if (isTag(child) && child.name === "li") this.container(child, inner);
+      else if (isTag(child)) this.block(child, inner);
+      else if (isText(child)) pushParagraph(spaced(child.data), inner);
+      if (!inner.length) continue;
+      const marker = ordered ? `${n++}. ` : "- ";
+      items.push(prefixLines(inner.join("\n"), marker, " ".repeat(marker.length)));
+    }
+    if (items.length) out.push(items.join("\n"));
+  }
+
+  private table(el: Element, out: string[]): void {
+    const data = renderDataTable(el, (cell) => {
+      const blocks: string[] = [];
+      this.container(cell, blocks);
+      return blocks.join(" ");
+    });
+    if (!data) {
+      // Layout table: its cells are page regions, read in order.
+      this.container(el, out);
+      return;
+    }
+    if (data.caption) this.container(data.caption, out);
+    out.push(data.markdown);
+  }
+
+  private inlineChildren(el: Element): string {
+    let s = "";
+    for (const child of el.children) {
+      if (isText(child)) s += spaced(child.data);
+      else if (isTag(child)) s += this.inline(child);
+    }
+    return s;
+  }
+
+  private inline(el: Element): string {
+    switch (el.name) {
+      case "br":
+        return "\n";
+      case "img": {
+        const alt = el.attribs.alt?.replace(/\s+/g, " ").trim();
+        return alt?.includes(" ") && !USELESS_ALT.test(alt) ? ` ${alt} ` : "";
+      }
+      case "code":
+      case "kbd":
+      case "samp":
+      case "tt": {
+        const text = this.inlineChildren(el).replace(/\s+/g, " ");
+        if (!text.trim()) return text;
+        const ticks = text.includes("`") ? "``" : "`";
+        return `${ticks}${text}${ticks}`;
+      }
+      case "a":
+        this.recordHref(el);
+        return this.inlineChildren(el);
+      case "wbr":
+        return "";
+      default:
+        if (this.isBlockish(el)) {
+          const blocks: string[] = [];
+          this.container(el, blocks);
+          return ` ${blocks.join(" ")} `;
+        }
+        return this.inlineChildren(el);
+    }
+  }
+
+  private recordHref(el: Element): void {
+    const href = el.attribs.href;
+    if (href) this.hrefs.push(href);
+  }
+}
+
+/** Collapses whitespace inside lines while keeping `<br>` line breaks. */
+function flattenLines(inline: string): string {
+  return inline
+    .split("\n")
+    .map((line) => line.replace(/\s+/g, " ").trim())
+    .filter(Boolean)
+    .join(" ");
+}
+
+function pushParagraph(inline: string, out: string[]): void {
+  if (!inline || !/\S/.test(inline)) return;
+  const text = inline
+    .split("\n")
+    .map((line) => line.replace(/\s+/g, " ").trim())
+    .filter(Boolean)
+    .join("\n");
+  if (text) out.push(text);
+}
+
+function prefixLines(text: string, first: string, rest: string): string {
+  return text
+    .split("\n")
+    .map((line, i) => (i === 0 ? first + line : line ? rest + line : rest.trimEnd()))
+    .join("\n");
+}
+
+/** Source newlines in text are spaces; only `<br>` breaks a line. */
+function spaced(data: string): string {
+  return data.replace(/\s+/g, " ");
+}
