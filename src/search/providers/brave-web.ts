@@ -1,0 +1,72 @@
+import * as cheerio from "cheerio";
+import type { Provider, ProviderHit } from "../provider.js";
+import { fetchSerp } from "../serp/fetch-serp.js";
+import { localeOf, parseRegion } from "../serp/locale.js";
+import type { SerpParse } from "../serp/outcome.js";
+import { cleanText, isoDay } from "../serp/text.js";
+import { absoluteHttpUrl } from "../serp/unwrap.js";
+
+/**
+ * The Brave Search web page (not the API). Its SvelteKit class names change per deploy, so results are found by
+ * `div.snippet[data-type=web]`; clusters (videos, news) carry no data-type and are skipped. Blocks: the
+ * proof-of-work captcha page (recognised by its title) and HTTP 429.
+ */
+export function parseBraveWeb(html: string): SerpParse {
+  const $ = cheerio.load(html);
+  if (/PoW Captcha/i.test($("title").first().text()))
+    return { kind: "blocked", reason: "proof-of-work captcha page" };
+  const hits: ProviderHit[] = [];
+  $('div.snippet[data-type="web"]').each((_, el) => {
+    const block = $(el);
+    const link = block.find("a.l1[href], a[href]").first();
+    const url = absoluteHttpUrl(link.attr("href"));
+    const heading = block.find(".title").first();
+    const title = cleanText(heading.attr("title") ?? heading.text());
+    if (!url || !title) return;
+    const content = block.find(".generic-snippet .content").first().clone();
+    const age = cleanText(content.find(".t-secondary").first().text());
+    content.find(".t-secondary").remove();
+    const date = isoDay(age);
+    hits.push({ title, url, snippet: cleanText(content.text()), ...(date ? { date } : {}) });
+  });
+  if (hits.length > 0) return { kind: "results", hits };
+  return {
+    kind: "blocked",
+    code: "unknown_page",
+    reason: 'no div.snippet[data-type="web"] results on the page',
+  };
+}
+
+const FRESHNESS = { d: "pd", w: "pw", m: "pm", y: "py" } as const;
+
+export const braveWeb: Provider = {
+  name: "brave-web",
+  kind: "keyless",
+  paid: false,
+  native: { region: true, safesearch: true, timeRange: true },
+  budgetMs: 9000,
+  configured: () => true,
+  search(query, ctx, deadline) {
+    const url = new URL("https://search.brave.com/search");
+    url.searchParams.set("q", query.query);
+    url.searchParams.set("source", "web");
+    if (query.timeRange) url.searchParams.set("tf", FRESHNESS[query.timeRange]);
+    // Brave keeps preferences in cookies, not in the URL.
+    const cookies = ["useLocation=0", "summarizer=0"];
+    if (query.safesearch) cookies.push(`safesearch=${query.safesearch}`);
+    const region = parseRegion(query.region);
+    if (region) cookies.push(`country=${region.country.toLowerCase()}`);
+    const locale = localeOf(query);
+    return fetchSerp(
+      {
+        engine: "brave-web",
+        url: url.href,
+        parse: parseBraveWeb,
+        options: { headers: { cookie: cookies.join("; ") }, ...(locale ? { locale } : {}) },
+      },
+      query,
+      ctx,
+      deadline,
+    );
+  },
+};

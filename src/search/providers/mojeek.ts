@@ -1,0 +1,51 @@
+import * as cheerio from "cheerio";
+import type { Provider, ProviderHit, TimeRange } from "../provider.js";
+import { fetchSerp } from "../serp/fetch-serp.js";
+import type { SerpParse } from "../serp/outcome.js";
+import { cleanText } from "../serp/text.js";
+import { absoluteHttpUrl } from "../serp/unwrap.js";
+
+/**
+ * Mojeek's ALTCHA page keeps the full site chrome and answers 200, so it is told apart by its title and the
+ * `captcha-wrap` block. No capture of a Mojeek no-results page exists, so a page without results is never `empty`.
+ */
+export function parseMojeek(html: string): SerpParse {
+  const $ = cheerio.load(html);
+  if ($(".captcha-wrap").length > 0 || /^\s*captcha\s*$/i.test($("title").first().text()))
+    return { kind: "blocked", reason: "ALTCHA captcha page" };
+  const hits: ProviderHit[] = [];
+  $("ul.results-standard > li").each((_, el) => {
+    const block = $(el);
+    const link = block.find("h2 > a").first();
+    const url = absoluteHttpUrl(link.attr("href"));
+    const title = cleanText(link.text());
+    if (!url || !title) return;
+    hits.push({ title, url, snippet: cleanText(block.find("p.s").first().text()) });
+  });
+  if (hits.length > 0) return { kind: "results", hits };
+  return { kind: "blocked", code: "unknown_page", reason: "no ul.results-standard results on the page" };
+}
+
+const RANGE_DAYS: Record<TimeRange, number> = { d: 1, w: 7, m: 31, y: 366 };
+
+/** Mojeek filters time with `since=YYYYMMDD`. */
+function sinceDate(range: TimeRange, now = Date.now()): string {
+  return new Date(now - RANGE_DAYS[range] * 86_400_000).toISOString().slice(0, 10).replaceAll("-", "");
+}
+
+export const mojeek: Provider = {
+  name: "mojeek",
+  kind: "keyless",
+  paid: false,
+  native: { safesearch: true, timeRange: true },
+  budgetMs: 9000,
+  configured: () => true,
+  search(query, ctx, deadline) {
+    const url = new URL("https://www.mojeek.com/search");
+    url.searchParams.set("q", query.query);
+    // No `s` on page 1: SearXNG found that sending it trips Mojeek's rate limiter.
+    if (query.safesearch && query.safesearch !== "off") url.searchParams.set("safe", "1");
+    if (query.timeRange) url.searchParams.set("since", sinceDate(query.timeRange));
+    return fetchSerp({ engine: "mojeek", url: url.href, parse: parseMojeek }, query, ctx, deadline);
+  },
+};

@@ -1,0 +1,56 @@
+import * as cheerio from "cheerio";
+import type { Provider, ProviderHit } from "../provider.js";
+import { fetchSerp } from "../serp/fetch-serp.js";
+import { localeOf } from "../serp/locale.js";
+import type { SerpParse } from "../serp/outcome.js";
+import { cleanText } from "../serp/text.js";
+import { absoluteHttpUrl } from "../serp/unwrap.js";
+
+/**
+ * Startpage blocks with an Anubis proof-of-work page ("Verifying your request...") that a browser solves by itself
+ * and an HTTP client cannot, or (older) by redirecting to `/sp/captcha`. `finalUrl` carries that redirect.
+ */
+export function parseStartpage(html: string, finalUrl = ""): SerpParse {
+  if (/\/sp\/captcha\b/.test(finalUrl)) return { kind: "blocked", reason: "redirected to /sp/captcha" };
+  const $ = cheerio.load(html);
+  if ($("script#anubis_challenge, script#anubis_version").length > 0)
+    return { kind: "blocked", reason: "Anubis proof-of-work challenge" };
+  const hits: ProviderHit[] = [];
+  $("div.result").each((_, el) => {
+    const block = $(el);
+    const link = block.find("a.result-title, a.result-link").first();
+    const url = absoluteHttpUrl(link.attr("href"));
+    const heading = link.find("h2");
+    const title = cleanText((heading.length > 0 ? heading : link).text());
+    // Anonymous View links point at Startpage's own proxy, not at the result.
+    if (!url || !title || new URL(url).hostname.endsWith("startpage.com")) return;
+    hits.push({ title, url, snippet: cleanText(block.find("p.description").first().text()) });
+  });
+  if (hits.length > 0) return { kind: "results", hits };
+  return { kind: "blocked", code: "unknown_page", reason: "no div.result results on the page" };
+}
+
+const SAFE = { off: "none", moderate: "moderate", strict: "heavy" } as const;
+
+export const startpage: Provider = {
+  name: "startpage",
+  kind: "keyless",
+  paid: false,
+  native: { safesearch: true, timeRange: true },
+  budgetMs: 9000,
+  configured: () => true,
+  search(query, ctx, deadline) {
+    const url = new URL("https://www.startpage.com/sp/search");
+    url.searchParams.set("query", query.query);
+    url.searchParams.set("cat", "web");
+    if (query.timeRange) url.searchParams.set("with_date", query.timeRange);
+    if (query.safesearch) url.searchParams.set("qadf", SAFE[query.safesearch]);
+    const locale = localeOf(query);
+    return fetchSerp(
+      { engine: "startpage", url: url.href, parse: parseStartpage, options: locale ? { locale } : {} },
+      query,
+      ctx,
+      deadline,
+    );
+  },
+};

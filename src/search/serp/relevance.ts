@@ -1,0 +1,52 @@
+import type { ProviderHit } from "../provider.js";
+
+// Function words carry no topic: a page of results sharing only "the" with the query shares nothing.
+const STOPWORDS = new Set(
+  (
+    "a an and are as at be by can do does for from how i in is it its me my of on or our that the this to was " +
+    "what when where which who why will with you your vs via der die das und ist ein eine von mit zu den le la les " +
+    "des et un une du en el los las y de para por que"
+  ).split(" "),
+);
+
+// Scripts written without spaces: word overlap cannot be judged by splitting on spaces, so the check abstains.
+const UNSPACED_SCRIPT =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}]/u;
+
+/** Lower-cased words of two letters or more, stopwords removed. */
+export function contentWords(text: string): string[] {
+  const words = text
+    .normalize("NFKC")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length >= 2 && !STOPWORDS.has(w));
+  return [...new Set(words)];
+}
+
+function sameWord(queryWord: string, pageWord: string): boolean {
+  if (queryWord === pageWord) return true;
+  // Plurals and simple inflections either way: "tutorial" ~ "tutorials", "frameworks" ~ "framework".
+  const [short, long] = queryWord.length <= pageWord.length ? [queryWord, pageWord] : [pageWord, queryWord];
+  return short.length >= 4 && long.startsWith(short) && long.length - short.length <= 3;
+}
+
+/**
+ * Soft-block check. An engine that throttles a client sometimes answers with a full page of results for a
+ * different query (Bing answered a pizza-shop query with ten pages about the word "popular"), so a page counts
+ * as relevant only when its titles, snippets and URLs share a content word with the query, and at least two
+ * distinct ones when the query has four or more.
+ */
+export function looksRelevant(query: string, hits: ProviderHit[]): boolean {
+  if (UNSPACED_SCRIPT.test(query)) return true;
+  const wanted = contentWords(query);
+  if (wanted.length === 0) return true;
+  const page = new Set(hits.flatMap((h) => contentWords(`${h.title} ${h.snippet} ${h.url}`)));
+  let matched = 0;
+  for (const word of wanted)
+    for (const seen of page)
+      if (sameWord(word, seen)) {
+        matched++;
+        break;
+      }
+  return matched >= (wanted.length >= 4 ? 2 : 1);
+}
