@@ -2,7 +2,7 @@ import diagnostics from "node:diagnostics_channel";
 import { Agent, type Dispatcher, ProxyAgent, request } from "undici";
 import type { Deadline } from "../core/deadline.js";
 import { readBody } from "./body.js";
-import { type ConnectTo, pinnedConnector, VettedAddresses } from "./connector.js";
+import { ConnectingSockets, type ConnectTo, pinnedConnector, VettedAddresses } from "./connector.js";
 import { decodeText, parseContentType } from "./decode.js";
 import { classifyError, type NetFailure, type NetPhase, netFailure, safeHost } from "./failure.js";
 import { type ProxyEnv, proxyEnvFrom, proxyFor } from "./proxy.js";
@@ -41,6 +41,8 @@ export interface NetRequestOptions {
   followRedirects?: boolean;
   /** BCP 47 locale for Accept-Language, e.g. "de-DE". */
   locale?: string;
+  /** true: a final status of 400 or more is returned as an `http_status` failure instead of a response. */
+  failOnHttpError?: boolean;
 }
 
 export interface NetResponse {
@@ -53,6 +55,8 @@ export interface NetResponse {
   bytes: Buffer;
   /** Lower-cased media type without parameters ("text/html"). */
   contentType: string;
+  /** Seconds to wait before asking again, from a Retry-After header (429, 503). */
+  retryAfter?: number;
   ms: number;
   text(): string;
   json<T = unknown>(): T | undefined;
@@ -75,7 +79,11 @@ export function createNet(config: NetConfig = {}): Net {
   const vetted = new VettedAddresses();
   const resolve = config.resolve ?? systemResolve;
   const proxyEnv: ProxyEnv = proxyEnvFrom(config.env ?? process.env);
-  const direct = new Agent({ connect: pinnedConnector(vetted, config), maxHeaderSize: 64 * 1024 });
+  const connecting = new ConnectingSockets();
+  const direct = new Agent({
+    connect: pinnedConnector(vetted, config, connecting),
+    maxHeaderSize: 64 * 1024,
+  });
   const proxies = new Map<string, ProxyAgent>();
   const dnsCacheMs = config.dnsCacheMs ?? 30_000;
 
@@ -171,7 +179,7 @@ export function createNet(config: NetConfig = {}): Net {
         try {
           const sent = requestOnce(vettedUrl, options, headers, method);
           tracker = sent.tracker;
-          const res = await sent.started;
+          const res = await untilAborted(sent.started, deadline.signal);
           phase = "body";
           const resHeaders = flattenHeaders(res.headers);
           if (
@@ -222,6 +230,14 @@ export function createNet(config: NetConfig = {}): Net {
             method === "HEAD"
               ? Buffer.alloc(0)
               : await readBody(res.body, resHeaders["content-encoding"], limits, vettedUrl.host);
+          const retryAfter = parseRetryAfter(resHeaders["retry-after"]);
+          if (options.failOnHttpError && res.statusCode >= 400)
+            return netFailure(
+              "http_status",
+              `${vettedUrl.host} answered HTTP ${res.statusCode}${retryAfter !== undefined ? ` (retry after ${retryAfter} s)` : ""}`,
+              current,
+              { httpStatus: res.statusCode, ...(retryAfter !== undefined ? { retryAfter } : {}) },
+            );
           return makeResponse(
             rawUrl,
             vettedUrl.href,
@@ -230,16 +246,25 @@ export function createNet(config: NetConfig = {}): Net {
             redirects,
             bytes,
             Date.now() - t0,
+            retryAfter,
           );
         } catch (err) {
           const at = phase === "connect" && tracker ? tracker.phase : phase;
-          if (deadline.signal.aborted) return timeoutFailure(deadline, current, at);
+          if (deadline.signal.aborted) {
+            if (at === "connect")
+              connecting.abandon(vettedUrl.hostname.replace(/^\[|\]$/g, ""), new Error("deadline"));
+            return timeoutFailure(deadline, current, at);
+          }
           return classifyError(err, current, at);
         }
       }
     },
     async close() {
-      await Promise.allSettled([direct.close(), ...[...proxies.values()].map((p) => p.close())]);
+      // A graceful close waits for requests in flight; a hostile peer must not hold the caller's shutdown.
+      const dispatchers: Dispatcher[] = [direct, ...proxies.values()];
+      const graceful = Promise.allSettled(dispatchers.map((d) => d.close()));
+      const late = await Promise.race([graceful.then(() => false), sleep(1000).then(() => true)]);
+      if (late) await Promise.allSettled(dispatchers.map((d) => d.destroy()));
     },
   };
 }
@@ -268,6 +293,56 @@ function timeoutFailure(deadline: Deadline, url: string, phase: NetPhase): NetFa
   return netFailure("timeout", `timeout ${what} ${safeHost(url)}`, url, { phase });
 }
 
+/**
+ * undici lets an aborted request wait until its connection is up (connect timeout: 30 s), so the deadline is
+ * raced here: the call ends on time whatever undici does. A response that arrives after that is drained away.
+ */
+function untilAborted<T extends { body: { destroy(): unknown } }>(
+  promise: Promise<T>,
+  signal: AbortSignal,
+): Promise<T> {
+  if (signal.aborted) {
+    promise.then(
+      (late) => late.body.destroy(),
+      () => {},
+    );
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const onAbort = () => {
+      settled = true;
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        if (settled) value.body.destroy();
+        else resolve(value);
+      },
+      (err) => {
+        signal.removeEventListener("abort", onAbort);
+        if (!settled) reject(err);
+      },
+    );
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+/** Retry-After as seconds: either a number of seconds or an HTTP date. */
+export function parseRetryAfter(value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const at = Date.parse(trimmed);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
 function makeResponse(
   url: string,
   finalUrl: string,
@@ -276,6 +351,7 @@ function makeResponse(
   redirects: string[],
   bytes: Buffer,
   ms: number,
+  retryAfter?: number,
 ): NetResponse {
   let text: string | undefined;
   return {
@@ -287,6 +363,7 @@ function makeResponse(
     redirects,
     bytes,
     contentType: parseContentType(headers["content-type"]).type,
+    ...(retryAfter !== undefined ? { retryAfter } : {}),
     ms,
     text() {
       text ??= decodeText(bytes, headers["content-type"]).text;

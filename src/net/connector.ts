@@ -36,9 +36,36 @@ export class VettedAddresses {
   }
 }
 
+/**
+ * Sockets still connecting, per host name. undici lets an aborted request wait for its connection to finish
+ * (up to the connect timeout), so when a deadline strikes while connecting, the client ends these itself.
+ */
+export class ConnectingSockets {
+  private readonly byHost = new Map<string, Set<{ destroy(error?: Error): void }>>();
+
+  add(hostname: string, socket: { destroy(error?: Error): void }): () => void {
+    const set = this.byHost.get(hostname) ?? new Set();
+    this.byHost.set(hostname, set);
+    set.add(socket);
+    return () => {
+      set.delete(socket);
+      if (set.size === 0 && this.byHost.get(hostname) === set) this.byHost.delete(hostname);
+    };
+  }
+
+  /** Ends every connection attempt to `hostname` that has not completed yet. */
+  abandon(hostname: string, reason: Error): void {
+    const set = this.byHost.get(hostname);
+    if (!set) return;
+    this.byHost.delete(hostname);
+    for (const socket of set) socket.destroy(reason);
+  }
+}
+
 export function pinnedConnector(
   vetted: VettedAddresses,
   options: { connectTo?: ConnectTo; ca?: string | string[]; connectTimeoutMs?: number },
+  connecting?: ConnectingSockets,
 ): buildConnector.connector {
   const base = buildConnector({
     ...(options.ca ? { ca: options.ca } : {}),
@@ -58,14 +85,22 @@ export function pinnedConnector(
     const target = options.connectTo
       ? options.connectTo({ hostname, address, port, protocol: opts.protocol })
       : { host: address, port };
-    return base(
+    let done: (() => void) | undefined;
+    let finished = false;
+    const socket = base(
       {
         ...opts,
         hostname: target.host,
         port: String(target.port),
         servername: literal ? undefined : (opts.servername ?? hostname),
       },
-      callback,
+      (err, connected) => {
+        finished = true;
+        done?.();
+        callback(err, connected as never);
+      },
     );
+    if (connecting && socket && !finished) done = connecting.add(hostname, socket);
+    return socket;
   };
 }

@@ -33,10 +33,11 @@ export function netFailure(
   url: string,
   extra: Partial<Pick<NetFailure, "phase" | "httpStatus" | "retryAfter">> = {},
 ): NetFailure {
-  return { ok: false, status: statusOf(code), code, message, url, ...extra };
+  return { ok: false, status: statusOf(code, extra.httpStatus), code, message, url, ...extra };
 }
 
-function statusOf(code: NetCode): NetFailure["status"] {
+function statusOf(code: NetCode, httpStatus?: number): NetFailure["status"] {
+  if (code === "http_status" && httpStatus === 429) return "rate_limited";
   switch (code) {
     case "blocked_url":
       return "denied";

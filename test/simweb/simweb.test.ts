@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createNet, Deadline, type Net } from "../../src/index.js";
+import { Deadline } from "../../src/core/deadline.js";
+import { createNet, type Net } from "../../src/net/client.js";
 import { HOSTILE_HOST, HOSTILE_PATHS, PUBLIC_ADDRESS, type SimWeb, startSimWeb } from "./index.js";
 
 let sim: SimWeb;
@@ -74,5 +75,16 @@ describe("simweb", () => {
     const r = await get(`http://${HOSTILE_HOST}${HOSTILE_PATHS.tooManyRequests}`);
     expect(r.ok && r.status).toBe(429);
     expect(r.ok && r.headers["retry-after"]).toBe("120");
+  });
+});
+
+describe("simweb's bombs", () => {
+  it("inflate to 64 MiB", async () => {
+    const { gzipBomb, brotliBomb } = await import("./index.js");
+    const zlib = await import("node:zlib");
+    expect(gzipBomb().length).toBeLessThan(100_000);
+    expect(zlib.gunzipSync(gzipBomb()).length).toBe(64 * 1024 * 1024);
+    expect(brotliBomb().length).toBeLessThan(200);
+    expect(zlib.brotliDecompressSync(brotliBomb()).length).toBe(64 * 1024 * 1024);
   });
 });
