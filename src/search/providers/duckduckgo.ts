@@ -1,0 +1,146 @@
+import type { Deadline } from "../../core/deadline.js";
+import type { Failure } from "../../core/status.js";
+import type { Provider, ProviderContext, ProviderOutcome, ProviderQuery } from "../provider.js";
+import { parseDuckDuckGoHtml, parseDuckDuckGoLite } from "../serp/duckduckgo-pages.js";
+import { httpStatusFailure, type SerpParse, serpOutcome } from "../serp/outcome.js";
+import { transportFailure } from "./http-errors.js";
+
+export { parseDuckDuckGoHtml, parseDuckDuckGoLite };
+
+export const DDG_FALLBACK_REGIONS = ["wt-wt", "us-en", "uk-en", "de-de"] as const;
+export const DEFAULT_DDG_RETRY_DELAY_MS = 2000;
+export const DEFAULT_DDG_COOLDOWN_MS = 30 * 60_000;
+/** A second attempt is not started unless this much is left after the delay: a cut-off request still counts. */
+const MIN_ATTEMPT_MS = 1000;
+const MAX_ATTEMPTS = 2;
+
+/** Store key of one region's cooldown; the value is `{ until }` (epoch ms). */
+export const ddgCooldownKey = (region: string) => `duckduckgo:region-cooldown:${region}`;
+
+interface Cooldown {
+  until: number;
+}
+
+/** `[primary, wt-wt, us-en, uk-en, de-de]` without duplicates; a malformed primary is ignored. */
+export function ddgRegionOrder(primary: string | undefined): string[] {
+  const first = primary?.toLowerCase();
+  const valid = first && /^[a-z]{2}-[a-z]{2,3}$/.test(first) ? [first] : [];
+  return [...new Set([...valid, ...DDG_FALLBACK_REGIONS])];
+}
+
+const SAFE = { strict: "1", moderate: "-1", off: "-2" } as const;
+
+interface Endpoint {
+  url: string;
+  parse(html: string): SerpParse;
+}
+
+// The first attempt uses the HTML endpoint; a challenged call retries on the Lite endpoint in the next region.
+// Both changes together give the retry its best chance (DDG's bot check keys on more than the region), and the
+// rule of two HTTP attempts per call holds whichever endpoint answers.
+const HTML: Endpoint = { url: "https://html.duckduckgo.com/html/", parse: parseDuckDuckGoHtml };
+const LITE: Endpoint = { url: "https://lite.duckduckgo.com/lite/", parse: parseDuckDuckGoLite };
+
+// DDG answers a bot check with 202 (ddgs also saw 400 and 429 for the same state) whatever the body says.
+const CHALLENGE_STATUSES = new Set([202, 400, 429]);
+
+function formBody(query: ProviderQuery, region: string): string {
+  const form = new URLSearchParams({ q: query.query, b: "", kl: region });
+  if (query.timeRange) form.set("df", query.timeRange);
+  if (query.safesearch) form.set("kp", SAFE[query.safesearch]);
+  return form.toString();
+}
+
+async function attempt(
+  endpoint: Endpoint,
+  region: string,
+  query: ProviderQuery,
+  ctx: ProviderContext,
+  deadline: Deadline,
+): Promise<ProviderOutcome> {
+  // POST, as the site's own form does: GET pages wrap every link in the uddg redirector, POST pages link directly.
+  const res = await ctx.net.request(endpoint.url, {
+    deadline,
+    method: "POST",
+    body: formBody(query, region),
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      origin: new URL(endpoint.url).origin,
+      referer: endpoint.url,
+    },
+  });
+  if (!res.ok) return transportFailure("duckduckgo", res);
+  if (CHALLENGE_STATUSES.has(res.status))
+    return {
+      status: "blocked",
+      code: "challenge",
+      message: `duckduckgo answered HTTP ${res.status} (bot challenge) in region ${region}`,
+    };
+  const failure = httpStatusFailure("duckduckgo", res);
+  if (failure) return failure;
+  return serpOutcome("duckduckgo", endpoint.parse(res.text()), query);
+}
+
+function numberSetting(settings: Record<string, unknown>, name: string, fallback: number): number {
+  const value = settings[name];
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : fallback;
+}
+
+async function coolingRegions(ctx: ProviderContext, regions: string[]): Promise<Map<string, number>> {
+  const now = Date.now();
+  const cooling = new Map<string, number>();
+  for (const region of regions) {
+    const entry = await ctx.store.get<Cooldown>(ddgCooldownKey(region));
+    if (entry && entry.until > now) cooling.set(region, entry.until);
+  }
+  return cooling;
+}
+
+function allRegionsCooling(cooling: Map<string, number>): Failure {
+  const list = [...cooling].map(([region, until]) => `${region} until ${new Date(until).toISOString()}`);
+  const soonest = Math.min(...cooling.values());
+  return {
+    status: "blocked",
+    code: "all_regions_cooling",
+    message: `duckduckgo: every region is cooling down after a challenge (${list.join(", ")})`,
+    retryAfter: Math.max(1, Math.ceil((soonest - Date.now()) / 1000)),
+  };
+}
+
+export const duckduckgo: Provider = {
+  name: "duckduckgo",
+  kind: "keyless",
+  paid: false,
+  native: { region: true, safesearch: true, timeRange: true },
+  cooldowns: "self",
+  budgetMs: 9000,
+  configured: () => true,
+  async search(query, ctx, deadline) {
+    const delayMs = numberSetting(ctx.settings, "ddgRetryDelayMs", DEFAULT_DDG_RETRY_DELAY_MS);
+    const cooldownMs = numberSetting(ctx.settings, "ddgCooldownMs", DEFAULT_DDG_COOLDOWN_MS);
+    const regions = ddgRegionOrder(query.region);
+    const cooling = await coolingRegions(ctx, regions);
+    const open = regions.filter((r) => !cooling.has(r));
+    if (open.length === 0) return allRegionsCooling(cooling);
+
+    let last: ProviderOutcome | undefined;
+    const challenged: string[] = [];
+    for (const [i, region] of open.slice(0, MAX_ATTEMPTS).entries()) {
+      if (i > 0) {
+        if (deadline.remaining() < delayMs + MIN_ATTEMPT_MS) break;
+        if (!(await deadline.sleep(delayMs))) break;
+      }
+      const outcome = await attempt(i === 0 ? HTML : LITE, region, query, ctx, deadline);
+      if (outcome.status !== "blocked") return outcome;
+      await ctx.store.set<Cooldown>(ddgCooldownKey(region), { until: Date.now() + cooldownMs }, cooldownMs);
+      challenged.push(region);
+      last = outcome;
+    }
+    if (challenged.length === 1) return last!;
+    return {
+      status: "blocked",
+      code: "challenge",
+      message: `duckduckgo challenged regions ${challenged.join(" and ")}; each cools down for ${Math.round(cooldownMs / 60_000)} min`,
+    };
+  },
+};
