@@ -67,6 +67,8 @@ export interface Provider {
     timeRange?: boolean;
     domains?: number;
   };
+  /** "self": the provider keeps finer-grained cooldowns itself (DuckDuckGo per region); the chain does not suspend it. */
+  cooldowns?: "self";
   /** Default time budget inside the chain (5 s for APIs, 9 s for scraped engines). */
   budgetMs: number;
   /** True when the provider can run with this environment (key present, URL set, binary found…). */

@@ -1,0 +1,302 @@
+import { createHash } from "node:crypto";
+import { Deadline } from "../core/deadline.js";
+import type { Attempt, Status } from "../core/status.js";
+import { mergeRanked, type SearchResult } from "./merge.js";
+import { type SearchOptions, type ValidSearch, validateSearch } from "./options.js";
+import type { Provider, ProviderAnswer, ProviderContext } from "./provider.js";
+import { runProvider, type StepResult } from "./run-provider.js";
+import type { Scope } from "./scope.js";
+
+export interface SearchAnswer extends ProviderAnswer {
+  provider: string;
+}
+
+export interface SearchResponse {
+  status: Status;
+  query: string;
+  provider?: string;
+  results: SearchResult[];
+  answer?: SearchAnswer;
+  attempted: Attempt[];
+  scope: Scope;
+  codeDomains?: string[];
+  cached?: boolean;
+  ageSeconds?: number;
+  /** One line for a model when status is not ok. */
+  error?: string;
+  /** Stable code for programs: bad_input, all_regions_cooling, … */
+  code?: string;
+  /** Seconds until the failing provider may be asked again. */
+  retryAfter?: number;
+}
+
+export interface ChainConfig {
+  providers: Provider[];
+  ctx: ProviderContext;
+  /** Per-provider budgets in ms, overriding each provider's default. */
+  budgets?: Record<string, number>;
+  totalMs?: number;
+  cacheMs?: number;
+}
+
+/** Order of `auto` once paid use is unfrozen; frozen, only the free part runs. */
+const PAID_ORDER = ["perplexity", "exa", "tavily", "brave"];
+const KEYLESS_FIRST = "duckduckgo";
+const KEYLESS_SPREAD = ["bing", "mojeek", "startpage", "brave-web"];
+const LAST = "wikipedia";
+/** Fewer DuckDuckGo results than this and the other keyless engines are asked too. */
+const THIN = 3;
+
+type Stage = { kind: "one"; provider: Provider } | { kind: "keyless"; first?: Provider; spread: Provider[] };
+
+export function paidUnfrozen(env: Record<string, string | undefined>): boolean {
+  return env.WEBSIFT_ENABLE_PAID === "1";
+}
+
+export function autoStages(
+  providers: Provider[],
+  env: Record<string, string | undefined>,
+  exclude: string[] = [],
+): Stage[] {
+  const usable = new Map(
+    providers.filter((p) => !exclude.includes(p.name) && p.configured(env)).map((p) => [p.name, p]),
+  );
+  const stages: Stage[] = [];
+  const one = (name: string) => {
+    const p = usable.get(name);
+    if (p) stages.push({ kind: "one", provider: p });
+  };
+  if (paidUnfrozen(env)) PAID_ORDER.forEach(one);
+  one("searxng");
+  const first = usable.get(KEYLESS_FIRST);
+  const spread = KEYLESS_SPREAD.map((n) => usable.get(n)).filter((p): p is Provider => !!p);
+  if (first || spread.length) stages.push({ kind: "keyless", first, spread });
+  one(LAST);
+  return stages;
+}
+
+export async function searchChain(
+  query: string,
+  options: SearchOptions,
+  config: ChainConfig,
+): Promise<SearchResponse> {
+  const valid = validateSearch(query, options);
+  const scope = options.scope ?? "general";
+  if (!valid.ok)
+    return {
+      status: "error",
+      code: "bad_input",
+      query: String(query ?? ""),
+      results: [],
+      attempted: [],
+      scope,
+      error: valid.reason,
+    };
+  const search = valid.value;
+  const env = config.ctx.env;
+  const base = {
+    query: search.query,
+    scope: search.scope,
+    ...(search.codeDomains ? { codeDomains: search.codeDomains } : {}),
+  };
+
+  const cacheKey = `search:${hashOptions(search, paidUnfrozen(env), options.exclude)}`;
+  if (options.cache !== false) {
+    const hit = await config.ctx.store.get<{ response: SearchResponse; at: number }>(cacheKey);
+    if (hit) return { ...hit.response, cached: true, ageSeconds: Math.round((Date.now() - hit.at) / 1000) };
+  }
+
+  const totalMs = options.timeoutMs ?? config.totalMs ?? timeoutFromEnv(env) ?? 20_000;
+  const deadline = options.deadline ?? Deadline.fromSignal(options.signal, totalMs);
+  const attempts: Attempt[] = [];
+  const note = (step: StepResult) => {
+    attempts.push(step.attempt);
+    options.onAttempt?.(step.attempt);
+  };
+  const budgetOf = (p: Provider) => config.budgets?.[p.name] ?? p.budgetMs;
+
+  let response: SearchResponse | undefined;
+  if (search.provider !== "auto") {
+    const pinned = config.providers.find((p) => p.name === search.provider);
+    if (!pinned)
+      return {
+        ...base,
+        status: "error",
+        code: "bad_input",
+        results: [],
+        attempted: [],
+        error: `unknown provider "${search.provider}" (known: ${config.providers.map((p) => p.name).join(", ")})`,
+      };
+    if (!pinned.configured(env))
+      return {
+        ...base,
+        status: "error",
+        code: "not_configured",
+        results: [],
+        attempted: [],
+        error: notConfigured(pinned),
+      };
+    const step = await runProvider(pinned, search, config.ctx, deadline, budgetOf(pinned));
+    note(step);
+    response = finish(base, [step], attempts, search.limit) ?? failed(base, attempts, [step]);
+  } else {
+    const steps: StepResult[] = [];
+    for (const stage of autoStages(config.providers, env, options.exclude)) {
+      if (stage.kind === "one") {
+        const step = await runProvider(
+          stage.provider,
+          search,
+          config.ctx,
+          deadline,
+          budgetOf(stage.provider),
+        );
+        note(step);
+        steps.push(step);
+        response = finish(base, [step], attempts, search.limit);
+      } else {
+        const stageSteps = await runKeyless(stage, search, config, deadline, budgetOf, note);
+        steps.push(...stageSteps);
+        response = finish(base, stageSteps, attempts, search.limit);
+      }
+      if (response) break;
+    }
+    response ??= failed(base, attempts, steps);
+  }
+  if (response.status === "ok" && options.cache !== false)
+    await config.ctx.store.set(cacheKey, { response, at: Date.now() }, config.cacheMs ?? 10 * 60_000);
+  return response;
+}
+
+/** DuckDuckGo first; when it is blocked, cooling or thin, the other keyless engines in parallel, merged. */
+async function runKeyless(
+  stage: Extract<Stage, { kind: "keyless" }>,
+  search: ValidSearch,
+  config: ChainConfig,
+  deadline: Deadline,
+  budgetOf: (p: Provider) => number,
+  note: (s: StepResult) => void,
+): Promise<StepResult[]> {
+  const steps: StepResult[] = [];
+  if (stage.first) {
+    const first = await runProvider(stage.first, search, config.ctx, deadline, budgetOf(stage.first));
+    note(first);
+    steps.push(first);
+    if (first.hits.length >= Math.min(THIN, search.limit)) return steps;
+  }
+  const spread = await Promise.all(
+    stage.spread.map((p) => runProvider(p, search, config.ctx, deadline, budgetOf(p))),
+  );
+  spread.forEach(note);
+  return [...steps, ...spread];
+}
+
+function finish(
+  base: Pick<SearchResponse, "query" | "scope" | "codeDomains">,
+  steps: StepResult[],
+  attempts: Attempt[],
+  limit: number,
+): SearchResponse | undefined {
+  const winners = steps.filter((s) => s.hits.length > 0);
+  if (!winners.length) return undefined;
+  const results = mergeRanked(
+    winners.map((s) => ({ provider: s.attempt.provider, hits: s.hits })),
+    limit,
+  );
+  const answerStep = winners.find((s) => s.outcome?.status === "ok" && s.outcome.answer);
+  const answer =
+    answerStep?.outcome?.status === "ok" && answerStep.outcome.answer
+      ? { ...answerStep.outcome.answer, provider: answerStep.attempt.provider }
+      : undefined;
+  return {
+    ...base,
+    status: "ok",
+    provider: winners.map((s) => s.attempt.provider).join("+"),
+    results,
+    ...(answer ? { answer } : {}),
+    attempted: attempts,
+  };
+}
+
+/** Most telling first: a block explains an empty answer, an empty answer never hides a block or a timeout. */
+const FAILURE_PRIORITY: Status[] = [
+  "blocked",
+  "rate_limited",
+  "quota",
+  "timeout",
+  "empty",
+  "error",
+  "denied",
+  "unsupported",
+  "offline",
+];
+
+/** Nothing usable: name the most telling failure, and never call a block or a timeout "no results". */
+function failed(
+  base: Pick<SearchResponse, "query" | "scope" | "codeDomains">,
+  attempts: Attempt[],
+  steps: StepResult[],
+): SearchResponse {
+  const ran = attempts.filter((a) => a.status !== "skipped");
+  const allOffline = ran.length > 0 && ran.every((a) => a.status === "offline");
+  const pick = allOffline
+    ? ran[0]
+    : (FAILURE_PRIORITY.map((st) => ran.find((a) => a.status === st)).find(Boolean) ??
+      attempts.find((a) => a.status === "skipped"));
+  // Only skipped providers: every one of them is cooling down after a refusal.
+  const status: Status = !pick
+    ? "error"
+    : pick.status === "skipped"
+      ? "rate_limited"
+      : (pick.status as Status);
+  const outcome = steps.find((s) => s.attempt === pick)?.outcome;
+  const error =
+    status === "empty"
+      ? `no results for "${base.query}"${pick?.error ? ` (${pick.error})` : ""}`
+      : pick
+        ? `${pick.provider}: ${pick.error ?? pick.status}`
+        : "no search provider is available";
+  return {
+    ...base,
+    status,
+    results: [],
+    attempted: attempts,
+    error,
+    ...(outcome && "code" in outcome ? { code: outcome.code } : {}),
+    ...(pick?.retryAfter ? { retryAfter: pick.retryAfter } : {}),
+  };
+}
+
+function notConfigured(p: Provider): string {
+  const keys: Record<string, string> = {
+    brave: "BRAVE_API_KEY",
+    tavily: "TAVILY_API_KEY",
+    exa: "EXA_API_KEY",
+    perplexity: "PERPLEXITY_API_KEY",
+    gemini: "GEMINI_API_KEY or GOOGLE_API_KEY",
+    searxng: "SEARXNG_URL",
+    "gemini-cli": "the gemini command on PATH",
+  };
+  return `${p.name} is not configured: set ${keys[p.name] ?? "its settings"}`;
+}
+
+function timeoutFromEnv(env: Record<string, string | undefined>): number | undefined {
+  const s = Number(env.WEBSIFT_TIMEOUT);
+  return Number.isFinite(s) && s > 0 ? s * 1000 : undefined;
+}
+
+function hashOptions(s: ValidSearch, unfrozen: boolean, exclude: string[] = []): string {
+  const key = JSON.stringify([
+    s.query.toLowerCase(),
+    s.limit,
+    s.provider,
+    s.region,
+    s.language,
+    s.safesearch,
+    s.timeRange,
+    s.scope,
+    s.codeDomains,
+    unfrozen,
+    [...exclude].sort(),
+  ]);
+  return createHash("sha256").update(key).digest("hex").slice(0, 32);
+}

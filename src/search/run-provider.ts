@@ -1,0 +1,142 @@
+import type { Deadline } from "../core/deadline.js";
+import type { Attempt } from "../core/status.js";
+import type { ValidSearch } from "./options.js";
+import type { Provider, ProviderContext, ProviderHit, ProviderOutcome } from "./provider.js";
+import { urlInDomains } from "./scope.js";
+import { recordFailure, suspendedUntil } from "./suspension.js";
+
+/** Below this, a provider is not started: it could not finish, and a half-sent request still costs a block. */
+export const MIN_START_MS = 300;
+
+export interface StepResult {
+  attempt: Attempt;
+  outcome?: ProviderOutcome;
+  hits: ProviderHit[];
+}
+
+/**
+ * One provider, one step: suspension check, its own budget inside the call's deadline, the code-domain
+ * post-filter, and the failure written back to the health memory.
+ */
+export async function runProvider(
+  provider: Provider,
+  search: ValidSearch,
+  ctx: ProviderContext,
+  deadline: Deadline,
+  budgetMs: number,
+): Promise<StepResult> {
+  const name = provider.name;
+  if (provider.cooldowns !== "self") {
+    const suspension = await suspendedUntil(ctx.store, name);
+    if (suspension) {
+      const until = new Date(suspension.until).toISOString();
+      return {
+        attempt: {
+          provider: name,
+          status: "skipped",
+          ms: 0,
+          error: `cooling until ${until} (${suspension.reason})`,
+          retryAfter: Math.ceil((suspension.until - Date.now()) / 1000),
+        },
+        hits: [],
+      };
+    }
+  }
+  if (deadline.remaining() < MIN_START_MS)
+    return {
+      attempt: {
+        provider: name,
+        status: "skipped",
+        ms: 0,
+        error: "not enough time left in the search budget",
+      },
+      hits: [],
+    };
+
+  const budget = deadline.child(budgetMs);
+  const started = Date.now();
+  const outcome = await raceDeadline(provider, search, ctx, budget);
+  budget.abort();
+  const ms = Date.now() - started;
+
+  if (outcome.status === "ok" || outcome.status === "empty") {
+    const raw = outcome.status === "ok" ? outcome.hits : [];
+    const hits = search.codeDomains ? raw.filter((h) => urlInDomains(h.url, search.codeDomains!)) : raw;
+    if (raw.length > 0 && hits.length === 0) {
+      return {
+        attempt: {
+          provider: name,
+          status: "empty",
+          ms,
+          count: 0,
+          error: `code-domain filter removed all ${raw.length} results`,
+        },
+        outcome,
+        hits,
+      };
+    }
+    return {
+      attempt: { provider: name, status: hits.length ? "ok" : "empty", ms, count: hits.length },
+      outcome,
+      hits,
+    };
+  }
+  const failure =
+    outcome.status === "timeout"
+      ? { ...outcome, message: `timeout after ${Math.round(ms / 100) / 10}s waiting for ${name}` }
+      : outcome;
+  if (provider.cooldowns !== "self") await recordFailure(ctx.store, name, failure);
+  return {
+    attempt: {
+      provider: name,
+      status: failure.status,
+      ms,
+      error: failure.message,
+      retryAfter: failure.retryAfter,
+    },
+    outcome: failure,
+    hits: [],
+  };
+}
+
+/** A provider that ignores its deadline still cannot hold the chain: the budget's end answers for it. */
+async function raceDeadline(
+  provider: Provider,
+  search: ValidSearch,
+  ctx: ProviderContext,
+  budget: Deadline,
+): Promise<ProviderOutcome> {
+  let onAbort: (() => void) | undefined;
+  const timedOut = new Promise<ProviderOutcome>((resolve) => {
+    onAbort = () =>
+      resolve({ status: "timeout", code: "timeout", message: `timeout waiting for ${provider.name}` });
+    if (budget.signal.aborted) onAbort();
+    else budget.signal.addEventListener("abort", onAbort, { once: true });
+  });
+  const query = {
+    query: search.query,
+    limit: search.limit,
+    region: search.region,
+    language: search.language,
+    safesearch: search.safesearch,
+    timeRange: search.timeRange,
+    includeDomains: search.codeDomains,
+  };
+  const running = provider.search(query, ctx, budget).catch((err): ProviderOutcome => {
+    ctx.log(`provider ${provider.name} threw: ${err instanceof Error ? err.message : String(err)}`);
+    return { status: "error", code: "provider_error", message: `${provider.name} failed unexpectedly` };
+  });
+  try {
+    const outcome = await Promise.race([running, timedOut]);
+    if (
+      outcome.status === "timeout" ||
+      (budget.signal.aborted && outcome.status !== "ok" && outcome.status !== "empty")
+    )
+      return budget.cancelled()
+        ? { status: "error", code: "cancelled", message: "the search was cancelled" }
+        : { ...outcome, status: "timeout", code: "timeout" };
+    return outcome;
+  } finally {
+    if (onAbort) budget.signal.removeEventListener("abort", onAbort);
+  }
+}
