@@ -34,6 +34,7 @@ export function decodeText(
   }
   if (!encoding || encoding === "replacement") encoding = guessUndeclared(bytes);
   try {
+    if (encoding === "windows-1252") return { text: decodeWindows1252(bytes), charset: encoding };
     return { text: new TextDecoder(encoding).decode(bytes), charset: encoding };
   } catch {
     return { text: new TextDecoder("utf-8").decode(bytes), charset: "UTF-8" };
@@ -48,4 +49,17 @@ function guessUndeclared(bytes: Uint8Array): string {
   } catch {
     return "windows-1252";
   }
+}
+
+// WHATWG windows-1252 for 0x80–0x9F. Node 20's TextDecoder decodes "windows-1252" (and every label that maps to
+// it: latin1, iso-8859-1, ascii) as ISO-8859-1, so curly quotes, dashes and € came out as C1 control characters.
+const CP1252_HIGH = [
+  0x20ac, 0x81, 0x201a, 0x192, 0x201e, 0x2026, 0x2020, 0x2021, 0x2c6, 0x2030, 0x160, 0x2039, 0x152, 0x8d,
+  0x17d, 0x8f, 0x90, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x2dc, 0x2122, 0x161, 0x203a,
+  0x153, 0x9d, 0x17e, 0x178,
+];
+
+function decodeWindows1252(bytes: Uint8Array): string {
+  const latin1 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+  return latin1.replace(/[\x80-\x9f]/g, (c) => String.fromCharCode(CP1252_HIGH[c.charCodeAt(0) - 0x80]));
 }
