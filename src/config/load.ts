@@ -1,0 +1,159 @@
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import dotenv from "dotenv";
+import type { WebsiftConfig } from "../websift.js";
+import { fileSchema, fromEnv, SETTINGS, type SettingSpec, toEnv } from "./schema.js";
+
+export type SettingSource = "default" | "file" | "env";
+
+export interface ResolvedSetting {
+  key: string;
+  env: string;
+  secret: boolean;
+  value: unknown;
+  source: SettingSource;
+}
+
+export interface ResolvedConfig {
+  /** The config file read, if any. */
+  file?: string;
+  settings: ResolvedSetting[];
+  budgets: Record<string, number>;
+  providers: Record<string, unknown>;
+  /** The environment the library sees: .env < file settings < real environment. */
+  env: Record<string, string | undefined>;
+  /** Options for createWebsift(); call options still win over all of it. */
+  toWebsiftConfig(): WebsiftConfig;
+}
+
+/** A configuration mistake: names the setting and the file so the user can fix it in one go. */
+export class ConfigError extends Error {
+  readonly code = "config_error";
+  constructor(
+    readonly setting: string,
+    readonly file: string,
+    problem: string,
+  ) {
+    super(`${file}: ${setting}: ${problem}`);
+    this.name = "ConfigError";
+  }
+}
+
+export interface LoadConfigOptions {
+  cwd?: string;
+  home?: string;
+  env?: Record<string, string | undefined>;
+}
+
+export const CONFIG_FILE_NAME = "websift.config.json";
+
+/** The first config file that exists: `websift.config.json` in cwd, else `~/.config/websift/config.json`. */
+export function findConfigFile(cwd: string, home: string): string | undefined {
+  return [join(cwd, CONFIG_FILE_NAME), join(home, ".config", "websift", "config.json")].find((p) =>
+    existsSync(p),
+  );
+}
+
+/** Precedence: defaults < config file < environment (`.env` below the real one) < call options. */
+export function loadConfig(options: LoadConfigOptions = {}): ResolvedConfig {
+  const cwd = options.cwd ?? process.cwd();
+  const home = options.home ?? homedir();
+  const realEnv = options.env ?? process.env;
+  const dotEnvPath = join(cwd, ".env");
+  const dotEnv = existsSync(dotEnvPath) ? dotenv.parse(readFileSync(dotEnvPath)) : {};
+  const env: Record<string, string | undefined> = { ...dotEnv, ...realEnv };
+
+  const file = findConfigFile(cwd, home);
+  const fromFile = file ? readConfigFile(file) : {};
+
+  const settings: ResolvedSetting[] = [];
+  const fileEnv: Record<string, string> = {};
+  for (const spec of SETTINGS) {
+    const raw = env[spec.env];
+    const envValue = raw === undefined ? undefined : checkEnv(spec, raw);
+    const fileValue = (fromFile as Record<string, unknown>)[spec.key];
+    if (fileValue !== undefined) fileEnv[spec.env] = toEnv(spec, fileValue);
+    const source: SettingSource =
+      envValue !== undefined ? "env" : fileValue !== undefined ? "file" : "default";
+    settings.push({
+      key: spec.key,
+      env: spec.env,
+      secret: spec.secret,
+      value: envValue ?? fileValue,
+      source,
+    });
+  }
+
+  const merged = { ...fileEnv, ...env };
+  const budgets = fromFile.budgets ?? {};
+  const providers = fromFile.providers ?? {};
+  const timeout = settings.find((s) => s.key === "timeout")?.value as number | undefined;
+  const enabled = settings.find((s) => s.key === "enabled")?.value as boolean | undefined;
+  const braveRate = settings.find((s) => s.key === "braveRatePerSec")?.value as number | undefined;
+
+  return {
+    file,
+    settings,
+    budgets,
+    providers,
+    env: merged,
+    toWebsiftConfig() {
+      return {
+        env: merged,
+        budgets: Object.keys(budgets).length ? budgets : undefined,
+        settings: { ...providers, ...(braveRate !== undefined ? { braveRatePerSec: braveRate } : {}) },
+        timeoutMs: timeout !== undefined ? timeout * 1000 : undefined,
+        enabled: enabled ?? true,
+      };
+    },
+  };
+}
+
+function readConfigFile(path: string) {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, "utf8"));
+  } catch (err) {
+    throw new ConfigError(
+      "(file)",
+      path,
+      `not valid JSON (${err instanceof Error ? err.message : String(err)})`,
+    );
+  }
+  if (data && typeof data === "object" && !Array.isArray(data)) {
+    for (const name of Object.keys(data)) {
+      const secret = SETTINGS.find((s) => s.secret && (s.key === name || s.env === name));
+      if (secret)
+        throw new ConfigError(
+          name,
+          path,
+          `is a secret and is never read from a config file; set ${secret.env} in the environment or .env instead`,
+        );
+    }
+  }
+  const parsed = fileSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? issue.path.join(".") : "(file)";
+    if (issue?.code === "unrecognized_keys")
+      throw new ConfigError(issue.keys.join(", "), path, "unknown setting (check the spelling)");
+    throw new ConfigError(where, path, issue?.message ?? "invalid");
+  }
+  return parsed.data;
+}
+
+function checkEnv(spec: SettingSpec, raw: string): unknown {
+  const value = fromEnv(spec, raw);
+  if (value === undefined) return undefined;
+  const ok = spec.schema.safeParse(value);
+  if (!ok.success) throw new ConfigError(spec.env, "environment", ok.error.issues[0]?.message ?? "invalid");
+  return value;
+}
+
+/** For display: secrets shown as set or unset, never their value. */
+export function maskedValue(setting: ResolvedSetting): string {
+  if (setting.value === undefined) return "(unset)";
+  if (setting.secret) return `set (${setting.env})`;
+  return String(setting.value);
+}

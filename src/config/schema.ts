@@ -1,0 +1,164 @@
+import { z } from "zod";
+
+/**
+ * One table for every setting: its name in a config file, the environment variable that overrides it, and
+ * whether it is a secret. Secrets (keys, tokens, proxy URLs that may carry a password) are read only from the
+ * environment or `.env`: a secret in a config file ends up in dotfile repositories and screenshots.
+ */
+export interface SettingSpec {
+  /** Name in websift.config.json. */
+  key: string;
+  env: string;
+  secret: boolean;
+  schema: z.ZodType;
+  /** One line for `websift doctor` and docs. */
+  about: string;
+}
+
+const seconds = z.number().positive().max(600);
+const boolFlag = z.boolean();
+const url = z.url({ protocol: /^https?$/ });
+
+export const SETTINGS: readonly SettingSpec[] = [
+  {
+    key: "timeout",
+    env: "WEBSIFT_TIMEOUT",
+    secret: false,
+    schema: seconds,
+    about: "total budget of one call, seconds",
+  },
+  {
+    key: "enabled",
+    env: "WEBSIFT_ENABLED",
+    secret: false,
+    schema: boolFlag,
+    about: "false: no request leaves",
+  },
+  {
+    key: "enablePaid",
+    env: "WEBSIFT_ENABLE_PAID",
+    secret: false,
+    schema: boolFlag,
+    about: "auto may call paid providers",
+  },
+  {
+    key: "debug",
+    env: "WEBSIFT_DEBUG",
+    secret: false,
+    schema: boolFlag,
+    about: "log provider steps to stderr",
+  },
+  { key: "searxngUrl", env: "SEARXNG_URL", secret: false, schema: url, about: "your SearXNG instance" },
+  {
+    key: "searxngEngines",
+    env: "SEARXNG_ENGINES",
+    secret: false,
+    schema: z.string(),
+    about: "engines asked on SearXNG",
+  },
+  {
+    key: "braveRatePerSec",
+    env: "BRAVE_RATE_PER_SEC",
+    secret: false,
+    schema: z.number().positive().max(1000),
+    about: "Brave plan's requests per second",
+  },
+  {
+    key: "geminiModel",
+    env: "GEMINI_MODEL",
+    secret: false,
+    schema: z.string().min(1),
+    about: "model of the Gemini provider",
+  },
+  {
+    key: "mcpHost",
+    env: "WEBSIFT_MCP_HOST",
+    secret: false,
+    schema: z.string().min(1),
+    about: "address `websift mcp --http` binds",
+  },
+  {
+    key: "mcpPort",
+    env: "WEBSIFT_MCP_PORT",
+    secret: false,
+    schema: z.number().int().min(0).max(65535),
+    about: "port of `websift mcp --http`",
+  },
+  {
+    key: "braveApiKey",
+    env: "BRAVE_API_KEY",
+    secret: true,
+    schema: z.string(),
+    about: "Brave Search API key",
+  },
+  { key: "tavilyApiKey", env: "TAVILY_API_KEY", secret: true, schema: z.string(), about: "Tavily key" },
+  { key: "exaApiKey", env: "EXA_API_KEY", secret: true, schema: z.string(), about: "Exa key" },
+  {
+    key: "perplexityApiKey",
+    env: "PERPLEXITY_API_KEY",
+    secret: true,
+    schema: z.string(),
+    about: "Perplexity key",
+  },
+  { key: "geminiApiKey", env: "GEMINI_API_KEY", secret: true, schema: z.string(), about: "Gemini key" },
+  {
+    key: "googleApiKey",
+    env: "GOOGLE_API_KEY",
+    secret: true,
+    schema: z.string(),
+    about: "Gemini key (alternative name)",
+  },
+  {
+    key: "mcpToken",
+    env: "WEBSIFT_MCP_TOKEN",
+    secret: true,
+    schema: z.string(),
+    about: "bearer token for `websift mcp --http`",
+  },
+  { key: "httpProxy", env: "HTTP_PROXY", secret: true, schema: z.string(), about: "egress proxy for http" },
+  {
+    key: "httpsProxy",
+    env: "HTTPS_PROXY",
+    secret: true,
+    schema: z.string(),
+    about: "egress proxy for https",
+  },
+  {
+    key: "noProxy",
+    env: "NO_PROXY",
+    secret: false,
+    schema: z.string(),
+    about: "hosts reached without the proxy",
+  },
+];
+
+/** Settings that live in nested objects of the file rather than in the table above. */
+const budgets = z.record(z.string().regex(/^[a-z][a-z0-9-]*$/), z.number().int().positive().max(600_000));
+const providerSettings = z.record(z.string(), z.union([z.number(), z.string(), z.boolean()]));
+
+/** The config file: known keys only, so a typo is an error instead of a silently ignored setting. */
+export const fileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  ...Object.fromEntries(SETTINGS.filter((s) => !s.secret).map((s) => [s.key, s.schema.optional()])),
+  /** Per-provider budgets in ms, e.g. { "brave": 3000 }. */
+  budgets: budgets.optional(),
+  /** Provider tuning passed through as-is (ddgRetryDelayMs, ddgCooldownMs, …). */
+  providers: providerSettings.optional(),
+});
+
+export type FileConfig = z.infer<typeof fileSchema>;
+
+/** Parses an environment value into the setting's type; undefined for an empty value. */
+export function fromEnv(spec: SettingSpec, raw: string): unknown {
+  if (raw === "") return undefined;
+  if (spec.schema === boolFlag) return spec.env === "WEBSIFT_ENABLED" ? raw !== "0" : raw === "1";
+  if (spec.schema instanceof z.ZodNumber) return Number(raw);
+  return raw;
+}
+
+/** The environment spelling of a file value, so providers that read `env` see file settings too. */
+export function toEnv(spec: SettingSpec, value: unknown): string {
+  if (typeof value === "boolean")
+    return spec.env === "WEBSIFT_ENABLED" ? (value ? "1" : "0") : value ? "1" : "";
+  return String(value);
+}
