@@ -1,0 +1,113 @@
+/**
+ * What a response body really is, decided from the bytes as much as from the header: servers mislabel
+ * (PDFs as application/octet-stream, images as text/html), and an LLM must never receive binary noise as text.
+ */
+export type ContentKind =
+  | { kind: "markdown" }
+  | { kind: "html" }
+  | { kind: "pdf" }
+  | { kind: "json" }
+  | { kind: "text" }
+  | { kind: "binary"; type: string };
+
+// Signatures of common binary formats, checked before any header is believed.
+const MAGIC: [bytes: number[], type: string][] = [
+  [[0x89, 0x50, 0x4e, 0x47], "image/png"],
+  [[0xff, 0xd8, 0xff], "image/jpeg"],
+  [[0x47, 0x49, 0x46, 0x38], "image/gif"],
+  [[0x00, 0x00, 0x01, 0x00], "image/x-icon"],
+  [[0x50, 0x4b, 0x03, 0x04], "application/zip"],
+  [[0x1f, 0x8b], "application/gzip"],
+  [[0x42, 0x5a, 0x68], "application/x-bzip2"],
+  [[0xfd, 0x37, 0x7a, 0x58, 0x5a], "application/x-xz"],
+  [[0x37, 0x7a, 0xbc, 0xaf], "application/x-7z-compressed"],
+  [[0x52, 0x61, 0x72, 0x21], "application/vnd.rar"],
+  [[0x49, 0x44, 0x33], "audio/mpeg"],
+  [[0x4f, 0x67, 0x67, 0x53], "audio/ogg"],
+  [[0x66, 0x4c, 0x61, 0x43], "audio/flac"],
+  [[0x1a, 0x45, 0xdf, 0xa3], "video/webm"],
+  [[0x7f, 0x45, 0x4c, 0x46], "application/x-elf"],
+  [[0x4d, 0x5a], "application/x-msdownload"],
+  [[0x00, 0x61, 0x73, 0x6d], "application/wasm"],
+  [[0x77, 0x4f, 0x46, 0x32], "font/woff2"],
+  [[0x77, 0x4f, 0x46, 0x46], "font/woff"],
+];
+
+const TEXT_TYPES =
+  /^(text\/|application\/(.*\+)?(xml|javascript|ecmascript|x-www-form-urlencoded|x-sh|toml|yaml|x-yaml|csv)$)/;
+const JSON_TYPE = /^application\/(.*\+)?json$|^text\/json$/;
+const MARKDOWN_TYPE = /^text\/(x-)?markdown$/;
+const HTML_TYPE = /^(text\/html|application\/xhtml\+xml)$/;
+const BINARY_TYPE = /^(image|audio|video|font|model)\//;
+
+export function classifyContent(contentType: string, bytes: Uint8Array): ContentKind {
+  const type = contentType.toLowerCase();
+  if (startsWith(bytes, [0x25, 0x50, 0x44, 0x46, 0x2d])) return { kind: "pdf" }; // "%PDF-"
+  const magic = sniffMagic(bytes);
+  // SVG is XML text, but as a page it is a drawing: no prose to read.
+  if (type === "image/svg+xml") return { kind: "binary", type };
+  // A header that claims text for binary bytes is a lie; name what the bytes are.
+  if (magic) return { kind: "binary", type: type && !isTextType(type) ? type : magic };
+  if (type === "application/pdf") return { kind: "pdf" };
+  if (BINARY_TYPE.test(type)) return { kind: "binary", type };
+  if (looksBinary(bytes)) return { kind: "binary", type: type || "application/octet-stream" };
+  if (MARKDOWN_TYPE.test(type)) return { kind: "markdown" };
+  if (HTML_TYPE.test(type)) return { kind: "html" };
+  if (JSON_TYPE.test(type)) return { kind: "json" };
+  if (TEXT_TYPES.test(type)) return { kind: "text" };
+  // Unlabelled or octet-stream text: decide from the first bytes.
+  if (type === "" || type === "application/octet-stream" || type === "binary/octet-stream") {
+    const head = new TextDecoder().decode(bytes.subarray(0, 512)).trimStart().toLowerCase();
+    if (head.startsWith("<!doctype html") || head.startsWith("<html")) return { kind: "html" };
+    if (head.startsWith("{") || head.startsWith("[")) return { kind: "json" };
+    return { kind: "text" };
+  }
+  return { kind: "binary", type };
+}
+
+function isTextType(type: string): boolean {
+  return HTML_TYPE.test(type) || TEXT_TYPES.test(type) || JSON_TYPE.test(type) || MARKDOWN_TYPE.test(type);
+}
+
+function sniffMagic(bytes: Uint8Array): string | undefined {
+  for (const [signature, type] of MAGIC) if (startsWith(bytes, signature)) return type;
+  const ascii = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
+  // MP4/QuickTime: "ftyp" at offset 4; RIFF containers name their format at offset 8.
+  if (bytes.length > 12 && ascii(4, 8) === "ftyp") return "video/mp4";
+  if (bytes.length > 12 && ascii(0, 4) === "RIFF")
+    return (
+      { WEBP: "image/webp", WAVE: "audio/wav", "AVI ": "video/x-msvideo" }[ascii(8, 12)] ??
+      "application/x-riff"
+    );
+  return undefined;
+}
+
+function startsWith(bytes: Uint8Array, signature: number[]): boolean {
+  if (bytes.length < signature.length) return false;
+  return signature.every((b, i) => bytes[i] === b);
+}
+
+/**
+ * Text in any encoding we decode has no NUL bytes and few C0 controls; UTF-16 is the exception, recognised by its
+ * BOM. A few stray controls are tolerated because real pages carry them.
+ */
+function looksBinary(bytes: Uint8Array): boolean {
+  if (startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0xfe, 0xff])) return false;
+  const sample = bytes.subarray(0, 4096);
+  if (sample.length === 0) return false;
+  let controls = 0;
+  for (const b of sample) {
+    if (b === 0) return true;
+    if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c && b !== 0x1b) controls++;
+  }
+  return controls / sample.length > 0.02;
+}
+
+/** JSON pretty-printed for reading; text that does not parse is passed on as it came. */
+export function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
