@@ -40,11 +40,15 @@ const DEFAULT_MAX_BYTES = 20 * 1024 * 1024;
  * Text of a PDF, page by page, stopping at the page limit or the deadline (what was read by then is kept and
  * labelled). pdf.js parses on this thread, so the deadline is checked between pages, not inside one.
  */
-export async function pdfToText(bytes: Uint8Array, limits: PdfLimits): Promise<PdfText | Failure> {
+export async function pdfToText(
+  bytes: Uint8Array,
+  limits: PdfLimits,
+): Promise<PdfText | (Failure & { ok: false })> {
   const maxPages = limits.maxPages ?? DEFAULT_MAX_PAGES;
   const maxBytes = limits.maxBytes ?? DEFAULT_MAX_BYTES;
   if (bytes.length > maxBytes)
     return {
+      ok: false,
       status: "unsupported",
       code: "too_large",
       message: `PDF of ${bytes.length} bytes, over ${maxBytes}`,
@@ -63,7 +67,7 @@ export async function pdfToText(bytes: Uint8Array, limits: PdfLimits): Promise<P
       page.cleanup();
     }
     if (pages.length === 0 && limits.deadline.expired())
-      return { status: "timeout", code: "timeout", message: "timeout while parsing the PDF" };
+      return { ok: false, status: "timeout", code: "timeout", message: "timeout while parsing the PDF" };
     const title = await pdfTitle(doc, limits.deadline);
     let markdown = pages.filter((p) => p.trim()).join("\n\n");
     if (pages.length < totalPages)
@@ -71,9 +75,9 @@ export async function pdfToText(bytes: Uint8Array, limits: PdfLimits): Promise<P
     return { ok: true, title, markdown: markdown.trim(), pagesRead: pages.length, totalPages };
   } catch (err) {
     if (limits.deadline.expired())
-      return { status: "timeout", code: "timeout", message: "timeout while parsing the PDF" };
+      return { ok: false, status: "timeout", code: "timeout", message: "timeout while parsing the PDF" };
     const reason = err instanceof Error ? err.message.split("\n")[0].slice(0, 160) : String(err);
-    return { status: "error", code: "pdf", message: `could not read the PDF: ${reason}` };
+    return { ok: false, status: "error", code: "pdf", message: `could not read the PDF: ${reason}` };
   } finally {
     void doc?.destroy().catch(() => {});
   }
