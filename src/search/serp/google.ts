@@ -67,7 +67,7 @@ function organicHits($: Page, finalUrl: string): ProviderHit[] {
     if (!url || !title || seen.has(url)) return;
     seen.add(url);
     const box = boxOf(link);
-    const { snippet, date } = snippetOf($, box);
+    const { snippet, date } = snippetOf(box);
     hits.push({ title, url, snippet, ...(date ? { date } : {}) });
   });
   return hits;
@@ -98,7 +98,7 @@ function boxOf(link: Node): Node {
 }
 
 /** The result's snippet, its "8 Oct 2024 —" date prefix moved out; the featured snippet's text otherwise. */
-function snippetOf($: Page, box: Node): { snippet: string; date?: string } {
+function snippetOf(box: Node): { snippet: string; date?: string } {
   const found = box.find(".VwiC3b, [data-sncf]").first();
   if (found.length > 0) {
     const snippet = found.clone();
