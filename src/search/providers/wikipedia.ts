@@ -1,0 +1,164 @@
+import type { Deadline } from "../../core/deadline.js";
+import type { Failure } from "../../core/status.js";
+import type { Provider, ProviderContext, ProviderOutcome, ProviderQuery } from "../provider.js";
+import { cleanText } from "../serp/text.js";
+import { absoluteHttpUrl } from "../serp/unwrap.js";
+import { rateLimited, retryAfterSeconds, transportFailure } from "./http-errors.js";
+
+/** Below this much time left, no request is fired: it could not finish, and Wikimedia counts it all the same. */
+export const WIKIPEDIA_MIN_REQUEST_MS = 500;
+
+// Wikimedia's policy asks for a descriptive User-Agent with a way to reach the operator; generic library
+// agents get 403/429. Operators can put their own contact in settings.wikipediaUserAgent.
+const DEFAULT_USER_AGENT =
+  "websift/0.1 (web search and reading toolkit for LLM agents; https://www.npmjs.com/package/websift)";
+
+// Languages whose Wikipedia is written in a non-Latin script: a query typed in ASCII letters belongs on English.
+const NON_LATIN = new Set(
+  (
+    "am ar as be bg bn bo dv el fa gu he hi hy ja ka kk km kn ko ky lo mk ml mn mr my ne or pa ps ru sa sd si " +
+    "sr ta te tg th ti ug uk ur yi zh"
+  ).split(" "),
+);
+
+/** The wiki to ask: `query.language` when it is a plausible code, English otherwise or for ASCII queries in non-Latin wikis. */
+export function wikipediaLanguage(query: Pick<ProviderQuery, "query" | "language">): string {
+  const code = query.language?.toLowerCase().trim() ?? "";
+  if (!/^([a-z]{2,3}(-[a-z]{2,8})?|simple)$/.test(code)) return "en";
+  if (NON_LATIN.has(code.split("-")[0])) {
+    const letters = query.query.match(/\p{L}/gu) ?? [];
+    const ascii = letters.filter((c) => /[a-z]/i.test(c)).length;
+    if (letters.length > 0 && ascii / letters.length >= 0.8) return "en";
+  }
+  return code;
+}
+
+/** `[query, [titles], [descriptions], [urls]]` ⇒ the first title. */
+export function titleFromOpenSearch(payload: unknown): string | undefined {
+  if (!Array.isArray(payload) || !Array.isArray(payload[1])) return undefined;
+  const first = payload[1][0];
+  return typeof first === "string" && first.trim() ? first.trim() : undefined;
+}
+
+/** `list=search` ⇒ the first hit's title. */
+export function titleFromSearch(payload: unknown): string | undefined {
+  const hits = (payload as { query?: { search?: unknown } } | null)?.query?.search;
+  if (!Array.isArray(hits)) return undefined;
+  const title = (hits[0] as { title?: unknown } | undefined)?.title;
+  return typeof title === "string" && title.trim() ? title.trim() : undefined;
+}
+
+export interface WikipediaSummary {
+  title: string;
+  extract: string;
+  url?: string;
+}
+
+/** The REST summary of a real article; disambiguation, main page and extract-less pages are no answer. */
+export function summaryFromRest(payload: unknown): WikipediaSummary | undefined {
+  if (!payload || typeof payload !== "object") return undefined;
+  const s = payload as Record<string, unknown>;
+  if (s.type !== "standard" || typeof s.extract !== "string" || typeof s.title !== "string") return undefined;
+  const extract = cleanText(s.extract);
+  if (!extract) return undefined;
+  const page = (s.content_urls as { desktop?: { page?: unknown } } | undefined)?.desktop?.page;
+  const url = typeof page === "string" ? absoluteHttpUrl(page) : undefined;
+  return { title: cleanText(s.title), extract, ...(url ? { url } : {}) };
+}
+
+type Fetched = { ok: true; payload: unknown } | { ok: false; failure: Failure };
+
+async function getJson(url: string, ctx: ProviderContext, deadline: Deadline): Promise<Fetched> {
+  if (deadline.remaining() < WIKIPEDIA_MIN_REQUEST_MS)
+    return {
+      ok: false,
+      failure: {
+        status: "timeout",
+        code: "deadline",
+        message: `wikipedia: less than ${WIKIPEDIA_MIN_REQUEST_MS} ms left, no request sent`,
+      },
+    };
+  const userAgent =
+    typeof ctx.settings.wikipediaUserAgent === "string"
+      ? ctx.settings.wikipediaUserAgent
+      : DEFAULT_USER_AGENT;
+  const res = await ctx.net.request(url, {
+    deadline,
+    headers: { "user-agent": userAgent, accept: "application/json" },
+  });
+  if (!res.ok) return { ok: false, failure: transportFailure("wikipedia", res) };
+  if (res.status === 429)
+    return { ok: false, failure: rateLimited("wikipedia", retryAfterSeconds(res.headers)) };
+  // Any other non-200 (404 summary, 5xx, 403) reads as "nothing here", never as a crash.
+  return { ok: true, payload: res.status === 200 ? res.json() : undefined };
+}
+
+type Lookup = { summary: Required<WikipediaSummary> } | { miss: true } | { failure: Failure };
+
+async function lookup(lang: string, text: string, ctx: ProviderContext, deadline: Deadline): Promise<Lookup> {
+  const api = `https://${lang}.wikipedia.org/w/api.php?`;
+  const opensearch = await getJson(
+    api +
+      new URLSearchParams({
+        action: "opensearch",
+        search: text,
+        limit: "1",
+        namespace: "0",
+        redirects: "resolve",
+        format: "json",
+      }),
+    ctx,
+    deadline,
+  );
+  if (!opensearch.ok) return { failure: opensearch.failure };
+  let title = titleFromOpenSearch(opensearch.payload);
+  if (!title) {
+    // Opensearch matches title prefixes, so verbose questions find nothing there; full-text search does.
+    const search = await getJson(
+      api +
+        new URLSearchParams({
+          action: "query",
+          list: "search",
+          srsearch: text,
+          srlimit: "1",
+          srprop: "",
+          format: "json",
+          formatversion: "2",
+        }),
+      ctx,
+      deadline,
+    );
+    if (!search.ok) return { failure: search.failure };
+    title = titleFromSearch(search.payload);
+  }
+  if (!title) return { miss: true };
+  const path = encodeURIComponent(title.replaceAll(" ", "_"));
+  const rest = await getJson(`https://${lang}.wikipedia.org/api/rest_v1/page/summary/${path}`, ctx, deadline);
+  if (!rest.ok) return { failure: rest.failure };
+  const summary = summaryFromRest(rest.payload);
+  if (!summary) return { miss: true };
+  return { summary: { ...summary, url: summary.url ?? `https://${lang}.wikipedia.org/wiki/${path}` } };
+}
+
+export const wikipedia: Provider = {
+  name: "wikipedia",
+  kind: "keyless",
+  paid: false,
+  native: { language: true },
+  budgetMs: 5000,
+  configured: () => true,
+  async search(query, ctx, deadline): Promise<ProviderOutcome> {
+    const lang = wikipediaLanguage(query);
+    let found = await lookup(lang, query.query, ctx, deadline);
+    // A miss on a localised wiki gets one more chance on English, which has by far the most articles.
+    if ("miss" in found && lang !== "en") found = await lookup("en", query.query, ctx, deadline);
+    if ("failure" in found) return found.failure;
+    if ("miss" in found) return { status: "empty", note: "no Wikipedia article matched the query" };
+    const { title, extract, url } = found.summary;
+    return {
+      status: "ok",
+      hits: [{ title, url, snippet: extract }],
+      answer: { kind: "summary", text: extract, source: "Wikipedia", url, modelGenerated: false },
+    };
+  },
+};
