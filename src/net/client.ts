@@ -1,12 +1,13 @@
 import diagnostics from "node:diagnostics_channel";
 import { Agent, type Dispatcher, ProxyAgent, request } from "undici";
-import type { Deadline } from "../core/deadline.js";
+import { Deadline } from "../core/deadline.js";
 import { readBody } from "./body.js";
 import { ConnectingSockets, type ConnectTo, pinnedConnector, VettedAddresses } from "./connector.js";
 import { decodeText, parseContentType } from "./decode.js";
 import { classifyError, type NetFailure, type NetPhase, netFailure, safeHost } from "./failure.js";
 import { type ProxyEnv, proxyEnvFrom, proxyFor } from "./proxy.js";
 import { resolveWithin, systemResolve } from "./resolver.js";
+import { trustContext } from "./trust.js";
 import { checkUrl, type Resolve, vetAddresses } from "./url-policy.js";
 
 export const CHROME_USER_AGENT =
@@ -70,6 +71,8 @@ export interface Net {
 }
 
 const DEFAULT_MAX_BYTES = 3 * 1024 * 1024;
+/** For a caller that passed no deadline: nothing may wait forever. */
+const DEFAULT_DEADLINE_MS = 30_000;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 // Headers that may carry a credential: never forwarded to another origin on a redirect.
 const ORIGIN_BOUND =
@@ -92,8 +95,16 @@ export function createNet(config: NetConfig = {}): Net {
     if (!proxy) return { dispatcher: direct, viaProxy: false };
     let agent = proxies.get(proxy);
     if (!agent) {
-      const tls = config.ca ? { ca: config.ca } : {};
-      agent = new ProxyAgent({ uri: proxy, requestTls: tls, proxyTls: tls });
+      const tls = trustContext(config.ca);
+      // proxyTunnel false: plain http goes to the proxy in absolute form, as curl and browsers send it; many
+      // corporate proxies refuse CONNECT to port 80. https is always tunnelled.
+      agent = new ProxyAgent({
+        uri: proxy,
+        requestTls: tls,
+        proxyTls: tls,
+        proxyTunnel: false,
+        maxHeaderSize: 64 * 1024,
+      });
       proxies.set(proxy, agent);
     }
     return { dispatcher: agent, viaProxy: true };
@@ -140,123 +151,135 @@ export function createNet(config: NetConfig = {}): Net {
     return { started, tracker };
   }
 
+  async function send(rawUrl: string, options: NetRequestOptions): Promise<NetResult> {
+    const t0 = Date.now();
+    const deadline = options.deadline;
+    const maxRedirects = options.maxRedirects ?? config.maxRedirects ?? 3;
+    const limits = {
+      maxBytes: options.maxBytes ?? config.maxBytes ?? DEFAULT_MAX_BYTES,
+      maxDecodedBytes:
+        options.maxDecodedBytes ??
+        config.maxDecodedBytes ??
+        Math.max(10 * 1024 * 1024, (options.maxBytes ?? 0) * 4),
+    };
+    let method = (options.method ?? "GET").toUpperCase();
+    let callerHeaders = { ...(options.headers ?? {}) };
+    const redirects: string[] = [];
+    const seen = new Set<string>();
+    let current = rawUrl;
+    let phase: NetPhase = "dns";
+
+    for (let hop = 0; ; hop++) {
+      if (deadline.expired()) return timeoutFailure(deadline, current, phase);
+      const vettedUrl = await vetHop(current, deadline);
+      if (!(vettedUrl instanceof URL)) {
+        if (deadline.signal.aborted) return timeoutFailure(deadline, current, "dns");
+        return vettedUrl;
+      }
+      seen.add(vettedUrl.href);
+      const headers = {
+        "user-agent": config.userAgent ?? CHROME_USER_AGENT,
+        accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+        "accept-language": acceptLanguage(options.locale),
+        "accept-encoding": "gzip, deflate, br",
+        ...lowerKeys(callerHeaders),
+      };
+      phase = "connect";
+      let tracker: { phase: NetPhase } | undefined;
+      try {
+        const sent = requestOnce(vettedUrl, options, headers, method);
+        tracker = sent.tracker;
+        const res = await untilAborted(sent.started, deadline.signal);
+        phase = "body";
+        const resHeaders = flattenHeaders(res.headers);
+        if (
+          REDIRECT_STATUSES.has(res.statusCode) &&
+          resHeaders.location &&
+          options.followRedirects !== false
+        ) {
+          res.body.resume();
+          res.body.on("error", () => {});
+          const next = resolveLocation(resHeaders.location, vettedUrl);
+          if (!next) return netFailure("protocol", `invalid redirect from ${vettedUrl.host}`, current);
+          if (seen.has(next))
+            return netFailure("too_many_redirects", `redirect loop at ${safeHost(next)}`, current, {
+              httpStatus: res.statusCode,
+            });
+          if (hop >= maxRedirects)
+            return netFailure(
+              "too_many_redirects",
+              `more than ${maxRedirects} redirects from ${safeHost(rawUrl)}`,
+              current,
+            );
+          if (new URL(next).origin !== vettedUrl.origin) callerHeaders = stripOriginBound(callerHeaders);
+          if (
+            res.statusCode === 303 ||
+            ((res.statusCode === 301 || res.statusCode === 302) && method === "POST")
+          ) {
+            method = "GET";
+            callerHeaders = withoutBodyHeaders(callerHeaders);
+          }
+          redirects.push(next);
+          current = next;
+          continue;
+        }
+        const declared = Number(resHeaders["content-length"]);
+        if (Number.isFinite(declared) && declared > limits.maxBytes && !resHeaders["content-encoding"]) {
+          res.body.destroy();
+          return netFailure(
+            "too_large",
+            `${vettedUrl.host} announced ${declared} bytes, over ${limits.maxBytes}`,
+            current,
+            {
+              phase: "body",
+              httpStatus: res.statusCode,
+            },
+          );
+        }
+        const bytes =
+          method === "HEAD"
+            ? Buffer.alloc(0)
+            : await readBody(res.body, resHeaders["content-encoding"], limits, vettedUrl.host);
+        const retryAfter = parseRetryAfter(resHeaders["retry-after"]);
+        if (options.failOnHttpError && res.statusCode >= 400)
+          return netFailure(
+            "http_status",
+            `${vettedUrl.host} answered HTTP ${res.statusCode}${retryAfter !== undefined ? ` (retry after ${retryAfter} s)` : ""}`,
+            current,
+            { httpStatus: res.statusCode, ...(retryAfter !== undefined ? { retryAfter } : {}) },
+          );
+        return makeResponse(
+          rawUrl,
+          vettedUrl.href,
+          res.statusCode,
+          resHeaders,
+          redirects,
+          bytes,
+          Date.now() - t0,
+          retryAfter,
+        );
+      } catch (err) {
+        const at = phase === "connect" && tracker ? tracker.phase : phase;
+        if (deadline.signal.aborted) {
+          if (at === "connect")
+            connecting.abandon(vettedUrl.hostname.replace(/^\[|\]$/g, ""), new Error("deadline"));
+          return timeoutFailure(deadline, current, at);
+        }
+        return classifyError(err, current, at);
+      }
+    }
+  }
+
   return {
     async request(rawUrl, options) {
-      const t0 = Date.now();
-      const deadline = options.deadline;
-      const maxRedirects = options.maxRedirects ?? config.maxRedirects ?? 3;
-      const limits = {
-        maxBytes: options.maxBytes ?? config.maxBytes ?? DEFAULT_MAX_BYTES,
-        maxDecodedBytes:
-          options.maxDecodedBytes ??
-          config.maxDecodedBytes ??
-          Math.max(10 * 1024 * 1024, (options.maxBytes ?? 0) * 4),
-      };
-      let method = (options.method ?? "GET").toUpperCase();
-      let callerHeaders = { ...(options.headers ?? {}) };
-      const redirects: string[] = [];
-      const seen = new Set<string>();
-      let current = rawUrl;
-      let phase: NetPhase = "dns";
-
-      for (let hop = 0; ; hop++) {
-        if (deadline.expired()) return timeoutFailure(deadline, current, phase);
-        const vettedUrl = await vetHop(current, deadline);
-        if (!(vettedUrl instanceof URL)) {
-          if (deadline.signal.aborted) return timeoutFailure(deadline, current, "dns");
-          return vettedUrl;
-        }
-        seen.add(vettedUrl.href);
-        const headers = {
-          "user-agent": config.userAgent ?? CHROME_USER_AGENT,
-          accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-          "accept-language": acceptLanguage(options.locale),
-          "accept-encoding": "gzip, deflate, br",
-          ...lowerKeys(callerHeaders),
-        };
-        phase = "connect";
-        let tracker: { phase: NetPhase } | undefined;
-        try {
-          const sent = requestOnce(vettedUrl, options, headers, method);
-          tracker = sent.tracker;
-          const res = await untilAborted(sent.started, deadline.signal);
-          phase = "body";
-          const resHeaders = flattenHeaders(res.headers);
-          if (
-            REDIRECT_STATUSES.has(res.statusCode) &&
-            resHeaders.location &&
-            options.followRedirects !== false
-          ) {
-            res.body.resume();
-            res.body.on("error", () => {});
-            const next = resolveLocation(resHeaders.location, vettedUrl);
-            if (!next) return netFailure("protocol", `invalid redirect from ${vettedUrl.host}`, current);
-            if (seen.has(next))
-              return netFailure("too_many_redirects", `redirect loop at ${safeHost(next)}`, current, {
-                httpStatus: res.statusCode,
-              });
-            if (hop >= maxRedirects)
-              return netFailure(
-                "too_many_redirects",
-                `more than ${maxRedirects} redirects from ${safeHost(rawUrl)}`,
-                current,
-              );
-            if (new URL(next).origin !== vettedUrl.origin) callerHeaders = stripOriginBound(callerHeaders);
-            if (
-              res.statusCode === 303 ||
-              ((res.statusCode === 301 || res.statusCode === 302) && method === "POST")
-            ) {
-              method = "GET";
-              callerHeaders = withoutBodyHeaders(callerHeaders);
-            }
-            redirects.push(next);
-            current = next;
-            continue;
-          }
-          const declared = Number(resHeaders["content-length"]);
-          if (Number.isFinite(declared) && declared > limits.maxBytes && !resHeaders["content-encoding"]) {
-            res.body.destroy();
-            return netFailure(
-              "too_large",
-              `${vettedUrl.host} announced ${declared} bytes, over ${limits.maxBytes}`,
-              current,
-              {
-                phase: "body",
-                httpStatus: res.statusCode,
-              },
-            );
-          }
-          const bytes =
-            method === "HEAD"
-              ? Buffer.alloc(0)
-              : await readBody(res.body, resHeaders["content-encoding"], limits, vettedUrl.host);
-          const retryAfter = parseRetryAfter(resHeaders["retry-after"]);
-          if (options.failOnHttpError && res.statusCode >= 400)
-            return netFailure(
-              "http_status",
-              `${vettedUrl.host} answered HTTP ${res.statusCode}${retryAfter !== undefined ? ` (retry after ${retryAfter} s)` : ""}`,
-              current,
-              { httpStatus: res.statusCode, ...(retryAfter !== undefined ? { retryAfter } : {}) },
-            );
-          return makeResponse(
-            rawUrl,
-            vettedUrl.href,
-            res.statusCode,
-            resHeaders,
-            redirects,
-            bytes,
-            Date.now() - t0,
-            retryAfter,
-          );
-        } catch (err) {
-          const at = phase === "connect" && tracker ? tracker.phase : phase;
-          if (deadline.signal.aborted) {
-            if (at === "connect")
-              connecting.abandon(vettedUrl.hostname.replace(/^\[|\]$/g, ""), new Error("deadline"));
-            return timeoutFailure(deadline, current, at);
-          }
-          return classifyError(err, current, at);
-        }
+      // Nothing escapes: whatever a caller passes and whatever breaks below comes back as a NetFailure.
+      const url = typeof rawUrl === "string" ? rawUrl : String(rawUrl);
+      const opts = { ...(options ?? {}), deadline: options?.deadline ?? Deadline.after(DEFAULT_DEADLINE_MS) };
+      try {
+        return await send(url, opts);
+      } catch (err) {
+        if (opts.deadline.signal.aborted) return timeoutFailure(opts.deadline, url, "connect");
+        return classifyError(err, url, "connect");
       }
     },
     async close() {

@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import { buildConnector } from "undici";
 import { NetError } from "./failure.js";
+import { trustContext } from "./trust.js";
 
 /** Where a vetted connection really goes; production dials the address itself. */
 export interface DialTarget {
@@ -68,7 +69,7 @@ export function pinnedConnector(
   connecting?: ConnectingSockets,
 ): buildConnector.connector {
   const base = buildConnector({
-    ...(options.ca ? { ca: options.ca } : {}),
+    ...trustContext(options.ca),
     timeout: options.connectTimeoutMs ?? 30_000,
   });
   return (opts, callback) => {

@@ -8,8 +8,6 @@ export const NET_CODES = [
   "timeout",
   "too_large",
   "too_many_redirects",
-  "redirect_loop",
-  "bad_redirect",
   "http_status",
   "protocol",
   "offline",

@@ -115,7 +115,7 @@ describe("rule 2: DNS at connect time", () => {
           protocol: "https:",
           port: "443",
         } as never,
-        (e) => resolve(e),
+        ((e: Error | null) => resolve(e)) as never,
       ),
     );
     expect(err?.message).toMatch(/no vetted address/);
