@@ -44,10 +44,12 @@ const STOPWORDS = new Set(
     "in auf für über dieser diese dieses es ich du sie wir bitte nicht auch",
     // Italian
     "il lo la le gli i un una uno e o di da del della dei delle nel nella per con su che chi come dove perché",
-    "cosa questo questa quello quella è sono mi ci si non anche più",
+    "cosa questo questa quello quella è sono mi ci si non anche più sul sulla sullo sui sulle sugli al alla",
+    "allo ai alle agli dal dalla dallo dai dalle nei nelle negli degli dello quale quali",
     // French, Spanish, Portuguese
     "le la les un une des et ou de du au aux en dans pour avec sur que qui quoi comment où est sont ce cette",
     "el los las y o del al en por para con que qué cómo dónde es son este esta lo se um uma os as do da em",
+    "sur sous par sobre entre hasta desde cual cuál",
     // Arabic
     "في من على إلى الى عن ما هو هي هل كيف متى أين لماذا هذا هذه ذلك التي الذي و أو",
   ]
@@ -56,7 +58,9 @@ const STOPWORDS = new Set(
     .map(fold),
 );
 
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const CJK_LETTER = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}`;
+const CJK = new RegExp(`[${CJK_LETTER}]`, "u");
+const SCRIPT_RUN = new RegExp(`[${CJK_LETTER}]+|[^${CJK_LETTER}]+`, "gu");
 const WORD = /[\p{L}\p{N}]+/gu;
 // Long words keep their first six letters: plural and case endings mostly live past the sixth letter
 // ("battery", "batteries"; "Akkus", "Akkulaufzeit" stay apart, which is the price of no dictionary).
@@ -85,11 +89,7 @@ export function tokenize(text: string): string[] {
 
 /** Splits a word where it changes between CJK and other scripts ("iPhone15の電池"). */
 function splitScripts(word: string): string[] {
-  return (
-    word.match(
-      /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu,
-    ) ?? []
-  );
+  return word.match(SCRIPT_RUN) ?? [];
 }
 
 function bigrams(run: string): string[] {
