@@ -1,5 +1,5 @@
-import * as cheerio from "cheerio";
 import type { Provider, ProviderHit } from "../provider.js";
+import { loadSerp } from "../serp/dom.js";
 import { fetchSerp } from "../serp/fetch-serp.js";
 import { localeOf } from "../serp/locale.js";
 import type { SerpParse } from "../serp/outcome.js";
@@ -12,7 +12,7 @@ const CHALLENGE_SELECTOR =
   '#turnstile-widget, .captcha_header, div.captcha, form[action*="/challenge/verify"]';
 
 export function parseBing(html: string): SerpParse {
-  const $ = cheerio.load(html);
+  const $ = loadSerp(html);
   if ($(CHALLENGE_SELECTOR).length > 0 || html.includes("/challenge/verify?"))
     return { kind: "blocked", reason: "Turnstile challenge (One last step)" };
   const list = $("#b_results").first();

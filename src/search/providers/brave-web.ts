@@ -1,5 +1,5 @@
-import * as cheerio from "cheerio";
 import type { Provider, ProviderHit } from "../provider.js";
+import { loadSerp } from "../serp/dom.js";
 import { fetchSerp } from "../serp/fetch-serp.js";
 import { localeOf, parseRegion } from "../serp/locale.js";
 import type { SerpParse } from "../serp/outcome.js";
@@ -12,13 +12,14 @@ import { absoluteHttpUrl } from "../serp/unwrap.js";
  * proof-of-work captcha page (recognised by its title) and HTTP 429.
  */
 export function parseBraveWeb(html: string): SerpParse {
-  const $ = cheerio.load(html);
+  const $ = loadSerp(html);
   if (/PoW Captcha/i.test($("title").first().text()))
     return { kind: "blocked", reason: "proof-of-work captcha page" };
   const hits: ProviderHit[] = [];
   $('div.snippet[data-type="web"]').each((_, el) => {
     const block = $(el);
-    const link = block.find("a.l1[href], a[href]").first();
+    const titled = block.find("a.l1[href]").first();
+    const link = titled.length > 0 ? titled : block.find('a[href^="http"]').first();
     const url = absoluteHttpUrl(link.attr("href"));
     const heading = block.find(".title").first();
     const title = cleanText(heading.attr("title") ?? heading.text());

@@ -1,5 +1,5 @@
-import * as cheerio from "cheerio";
 import type { Provider, ProviderHit, TimeRange } from "../provider.js";
+import { loadSerp } from "../serp/dom.js";
 import { fetchSerp } from "../serp/fetch-serp.js";
 import type { SerpParse } from "../serp/outcome.js";
 import { cleanText } from "../serp/text.js";
@@ -10,7 +10,7 @@ import { absoluteHttpUrl } from "../serp/unwrap.js";
  * `captcha-wrap` block. No capture of a Mojeek no-results page exists, so a page without results is never `empty`.
  */
 export function parseMojeek(html: string): SerpParse {
-  const $ = cheerio.load(html);
+  const $ = loadSerp(html);
   if ($(".captcha-wrap").length > 0 || /^\s*captcha\s*$/i.test($("title").first().text()))
     return { kind: "blocked", reason: "ALTCHA captcha page" };
   const hits: ProviderHit[] = [];

@@ -1,5 +1,5 @@
-import * as cheerio from "cheerio";
 import type { Provider, ProviderHit } from "../provider.js";
+import { loadSerp } from "../serp/dom.js";
 import { fetchSerp } from "../serp/fetch-serp.js";
 import { localeOf } from "../serp/locale.js";
 import type { SerpParse } from "../serp/outcome.js";
@@ -12,7 +12,7 @@ import { absoluteHttpUrl } from "../serp/unwrap.js";
  */
 export function parseStartpage(html: string, finalUrl = ""): SerpParse {
   if (/\/sp\/captcha\b/.test(finalUrl)) return { kind: "blocked", reason: "redirected to /sp/captcha" };
-  const $ = cheerio.load(html);
+  const $ = loadSerp(html);
   if ($("script#anubis_challenge, script#anubis_version").length > 0)
     return { kind: "blocked", reason: "Anubis proof-of-work challenge" };
   const hits: ProviderHit[] = [];

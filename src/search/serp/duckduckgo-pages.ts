@@ -1,10 +1,11 @@
-import * as cheerio from "cheerio";
+import type { CheerioAPI } from "cheerio";
 import type { ProviderHit } from "../provider.js";
+import { loadSerp } from "./dom.js";
 import type { SerpParse } from "./outcome.js";
 import { cleanText, isoDay } from "./text.js";
 import { isDuckDuckGoAd, unwrapDuckDuckGo } from "./unwrap.js";
 
-type Page = cheerio.CheerioAPI;
+type Page = CheerioAPI;
 
 // DDG serves its challenge with 202 and sometimes with 200, so the markup decides, never the status alone.
 const CHALLENGE_SELECTOR = [
@@ -34,7 +35,7 @@ function classify(hits: ProviderHit[], noResults: boolean): SerpParse {
 
 /** `html.duckduckgo.com/html/`: organic `div.result` blocks; ads (`result--ad`) and y.js targets dropped. */
 export function parseDuckDuckGoHtml(html: string): SerpParse {
-  const $ = cheerio.load(html);
+  const $ = loadSerp(html);
   if (isDuckDuckGoChallenge($)) return { kind: "blocked", reason: "anomaly challenge page" };
   const hits: ProviderHit[] = [];
   let noResults = $(".no-results").length > 0;
@@ -61,7 +62,7 @@ export function parseDuckDuckGoHtml(html: string): SerpParse {
  * `td.result-snippet`, `span.link-text` and an optional `span.timestamp`. Class attributes are single-quoted there.
  */
 export function parseDuckDuckGoLite(html: string): SerpParse {
-  const $ = cheerio.load(html);
+  const $ = loadSerp(html);
   if (isDuckDuckGoChallenge($)) return { kind: "blocked", reason: "anomaly challenge page" };
   const hits: ProviderHit[] = [];
   $("a.result-link").each((_, el) => {
