@@ -1,0 +1,143 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Websift } from "../../src/websift.js";
+import { ddgChallenge, type SimWeb, startSimWeb } from "../simweb/index.js";
+import { connectInProcess, serveWeb, type ToolResult, textOf, websiftFor } from "./harness.js";
+
+let web: SimWeb;
+let websift: Websift;
+let client: Client;
+
+beforeAll(async () => {
+  web = await startSimWeb();
+  websift = websiftFor(web);
+  client = await connectInProcess({ websift });
+});
+afterAll(async () => {
+  await client.close();
+  await websift.close();
+  await web.close();
+});
+afterEach(() => web.reset());
+
+const call = async (name: string, args: Record<string, unknown>, options = {}) =>
+  (await client.callTool({ name, arguments: args }, undefined, options)) as ToolResult;
+
+describe("MCP tools over the SDK client", () => {
+  it("lists exactly web_search, web_fetch and web_answer, read-only, with their parameters", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["web_search", "web_fetch", "web_answer"]);
+    const props = (name: string) =>
+      Object.keys((tools.find((t) => t.name === name)?.inputSchema.properties ?? {}) as object);
+    expect(props("web_search")).toEqual([
+      "query",
+      "limit",
+      "provider",
+      "scope",
+      "allowed_hosts",
+      "region",
+      "time_range",
+    ]);
+    expect(props("web_fetch")).toEqual(["url", "max_chars", "looking_for", "offset", "mode"]);
+    expect(props("web_answer")).toEqual(["query", "language"]);
+    for (const t of tools) expect(t.annotations?.readOnlyHint).toBe(true);
+  });
+
+  it("web_search returns numbered results for the model and the search shape for programs", async () => {
+    serveWeb(web);
+    const r = await call("web_search", { query: "weather jakarta", limit: 3, provider: "duckduckgo" });
+    expect(r.isError).toBeFalsy();
+    expect(textOf(r)).toMatch(/^Web search results for 'weather jakarta'/);
+    expect(textOf(r)).toMatch(/\n1\. /);
+    expect(r.structuredContent).toMatchObject({ status: "ok", provider: "duckduckgo" });
+    const results = (r.structuredContent?.results ?? []) as unknown[];
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.length).toBeLessThanOrEqual(3);
+  });
+
+  it("web_search reports a block as an error result with one line, never as no results", async () => {
+    web.route("html.duckduckgo.com", "/html/", ddgChallenge(web));
+    web.route("lite.duckduckgo.com", "/lite/", ddgChallenge(web));
+    const r = await call("web_search", { query: "weather jakarta", provider: "duckduckgo", region: "us-en" });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(/^web_search failed \(blocked\): /);
+    expect(textOf(r)).not.toContain("\n");
+    expect(r.structuredContent).toMatchObject({ status: "blocked" });
+  });
+
+  it("web_search refuses bad input before any request, as a tool error", async () => {
+    const r = await call("web_search", { query: "astro", allowed_hosts: ["docs.astro.build"] });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(/^web_search failed \(error\): .*scope/);
+    expect(web.requests).toHaveLength(0);
+    const schema = await call("web_search", { query: "x", limit: 50 });
+    expect(schema.isError).toBe(true);
+    expect(textOf(schema)).toMatch(/limit/);
+  });
+
+  it("web_fetch returns the page fenced, with the header before the fence and the close marker last", async () => {
+    serveWeb(web);
+    const r = await call("web_fetch", { url: "https://www.example.com/tides", max_chars: 2000 });
+    expect(r.isError).toBeFalsy();
+    const text = textOf(r);
+    expect(text.split("\n")[0]).toContain("https://www.example.com/tides");
+    expect(text).toMatch(/<<<WEB_CONTENT nonce=[A-Za-z0-9_-]+ source=https:\/\/www\.example\.com\/tides>>>/);
+    expect(text).toContain("Spring tides follow the new and full moon");
+    const nonce = /nonce=([A-Za-z0-9_-]+)/.exec(text)?.[1];
+    expect(text.endsWith(`<<<END_WEB_CONTENT nonce=${nonce}>>>`)).toBe(true);
+    expect(text.match(/<<<END_WEB_CONTENT/g)).toHaveLength(1);
+    expect(r.structuredContent).toMatchObject({ status: "ok", finalUrl: "https://www.example.com/tides" });
+  });
+
+  it("web_fetch says how to read on when the page was shortened", async () => {
+    const long = Array.from(
+      { length: 60 },
+      (_, i) =>
+        `<p>Paragraph ${i} about tides and harbours, long enough to count as prose for the extractor.</p>`,
+    ).join("");
+    web.route("www.example.com", "/long", {
+      headers: { "content-type": "text/html" },
+      body: `<html><head><title>Long</title></head><body><main><article>${long}</article></main></body></html>`,
+    });
+    const r = await call("web_fetch", { url: "https://www.example.com/long", max_chars: 500, mode: "cut" });
+    const next = r.structuredContent?.nextOffset as number;
+    expect(next).toBeGreaterThan(0);
+    const [head] = textOf(r).split("<<<WEB_CONTENT");
+    expect(head).toContain(`offset=${next}`);
+  });
+
+  it("web_fetch refuses a private address as a tool error naming why", async () => {
+    const r = await call("web_fetch", { url: "http://127.0.0.1:9/admin" });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(/^web_fetch failed \(denied\): http:\/\/127\.0\.0\.1:9\/admin: /);
+    expect(web.requests).toHaveLength(0);
+  });
+
+  it("web_answer returns the envelope and the answer shape", async () => {
+    serveWeb(web);
+    const r = await call("web_answer", { query: "typescript" });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ status: "ok", provider: "duckduckgo-instant" });
+    expect(textOf(r)).toBe(r.structuredContent?.envelope);
+    expect(textOf(r)).toMatch(/TypeScript/);
+  });
+
+  it("web_answer refuses a query that leaks a local path without sending anything", async () => {
+    const r = await call("web_answer", { query: "what is in /home/alice/.ssh/id_rsa" });
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent).toMatchObject({ status: "denied" });
+    expect(web.requests).toHaveLength(0);
+  });
+
+  it("sends progress lines when the client asks for them", async () => {
+    serveWeb(web);
+    const seen: string[] = [];
+    await call(
+      "web_search",
+      { query: "weather jakarta", provider: "duckduckgo" },
+      { onprogress: (p: { message?: string }) => seen.push(p.message ?? "") },
+    );
+    expect(seen[0]).toBe("Searching the web for 'weather jakarta'");
+    expect(seen.some((line) => /^duckduckgo: ok \(\d+\)$/.test(line))).toBe(true);
+  });
+});
