@@ -221,13 +221,14 @@ function foldChar(char: string): string {
   return folded;
 }
 
-// On the skeleton: an opening or closing marker, and its tail up to the closing `>>` on the same line.
+// On the skeleton: an opening or closing marker (also as a tag, `</web_content>`, or spelled out,
+// `<<END OF WEB CONTENT`), and its tail up to the closing `>>` on the same line.
 // Without brackets only the joined spelling counts (END_WEB_CONTENT): "in the end, web content…" and a
 // bare "web content" are ordinary prose and stay.
-const OPEN = String.raw`<(?:\s*<)+\s*`;
+const OPEN = String.raw`<(?:\s*<)*\s*`;
 const TAIL = String.raw`(?:[^<>\n]{0,300}>(?:\s*>)+)?`;
 const MARKER = new RegExp(
-  `${OPEN}(?:end\\s*)?web\\s*content${TAIL}|(?<![\\p{L}\\p{N}])endwebcontent${TAIL}|web\\s*content\\s*nonce${TAIL}`,
+  `${OPEN}(?:end\\s*(?:of\\s*)?(?:the\\s*)?)?web\\s*content${TAIL}|(?<![\\p{L}\\p{N}])endwebcontent${TAIL}|web\\s*content\\s*nonce${TAIL}`,
   "gu",
 );
 

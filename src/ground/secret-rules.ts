@@ -92,7 +92,7 @@ export const SECRET_RULES: SecretRule[] = [
   // jwt
   rule("jwt", String.raw`\bey[A-Za-z0-9_-]{10,}\.ey[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*`),
   // curl-auth-header, generalised to any Authorization value wherever it appears
-  rule("authorization", String.raw`\bBearer\s+([A-Za-z0-9._~+/-]{8,}=*)`, "gi", {
+  rule("authorization", String.raw`\bBearer\s+([A-Za-z0-9._~+/-]{6,}=*)`, "gi", {
     group: 1,
     accept: looksLikeToken,
   }),

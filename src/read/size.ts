@@ -7,7 +7,7 @@ import { scorePassages } from "./passages.js";
 export type SizeMode = "passages" | "cut" | "head-tail";
 
 export interface SizeOptions {
-  /** Budget for the returned text, markers included. Default 6000; at least 200. */
+  /** Budget for the returned text, markers included. Default 6000; budgets under 100 count as 100. */
   maxChars?: number;
   /** What the reader is after; selects passages (mode "passages" is then the default). */
   lookingFor?: string;
@@ -30,7 +30,7 @@ export interface SizedText {
 }
 
 export const DEFAULT_MAX_CHARS = 6000;
-const MIN_MAX_CHARS = 200;
+const MIN_MAX_CHARS = 100;
 // Share of a passage budget that goes to the page's start, where a page says what it is.
 const LEAD_SHARE = 0.25;
 const ELISION = "[…]";
@@ -217,7 +217,7 @@ function headTail(markdown: string, offset: number, budget: number, result: Resu
   const next = skipSpace(markdown, head.end);
   const tail = takeTail(markdown, next, room - head.text.length);
   const omitted = Math.max(0, tail.start - next);
-  return result(`${head.text}${separator}${tail.text}`, omitted, next);
+  return result(`${head.text}${separator}${tail.text}`.trimEnd(), omitted, next);
 }
 
 /** Page start plus matching blocks within `budget`; undefined when nothing matches. */

@@ -71,6 +71,7 @@ describe("redactSecrets: secrets known by their context", () => {
   it("hides Bearer and Basic authorization values", () => {
     const bearer = redactSecrets("Authorization: Bearer test-SECRET-0123456789abcdef");
     expect(bearer.text).toBe("Authorization: Bearer [REDACTED:authorization]");
+    expect(redactSecrets("Bearer a1b2c3").text).toBe("Bearer [REDACTED:authorization]");
     const basic = Buffer.from("alice:test-SECRET-pw").toString("base64");
     expect(redactSecrets(`curl -H "Authorization: Basic ${basic}"`).text).toBe(
       'curl -H "Authorization: Basic [REDACTED:authorization]"',
