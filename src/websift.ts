@@ -1,27 +1,132 @@
+import { Deadline } from "./core/deadline.js";
+import type { Attempt } from "./core/status.js";
+import { type AnswerOptions, type AnswerResult, answer } from "./ground/answer.js";
 import { createNet, type Net, type NetConfig } from "./net/client.js";
+import { type ReadOptions, type ReadResult, read } from "./read/read.js";
+import { type SearchResponse, searchChain } from "./search/chain.js";
+import type { SearchOptions } from "./search/options.js";
+import type { Provider, ProviderContext } from "./search/provider.js";
+import { duckduckgoInstant } from "./search/providers/duckduckgo-instant.js";
+import { PROVIDERS } from "./search/registry.js";
+import { runProvider } from "./search/run-provider.js";
 import { MemoryStore, type Store } from "./store/store.js";
 
 export interface WebsiftConfig extends NetConfig {
   /** Shared state (cache, cooldowns, rate limits); memory by default. */
   store?: Store;
+  /** Where keys and settings are read from (default process.env). Keys never come from config files. */
+  env?: Record<string, string | undefined>;
+  /** Replaces the provider registry (tests, custom engines). */
+  providers?: Provider[];
+  /** Provider settings (ddgRetryDelayMs, ddgCooldownMs, braveRatePerSec, …). */
+  settings?: Record<string, unknown>;
+  /** Per-provider budgets in ms. */
+  budgets?: Record<string, number>;
+  /** Total budget of one call in ms (default WEBSIFT_TIMEOUT seconds, else 20 s). */
+  timeoutMs?: number;
+  /** Operator log (stderr by default in the CLI; silent in the library). */
+  log?: (line: string) => void;
+  /** false, or WEBSIFT_ENABLED=0: every call answers "disabled" and no request leaves. */
+  enabled?: boolean | (() => boolean | Promise<boolean>);
 }
 
 export interface Websift {
+  search(query: string, options?: SearchOptions): Promise<SearchResponse>;
+  read(url: string, options?: ReadOptions): Promise<ReadResult>;
+  answer(query: string, options?: AnswerOptions): Promise<AnswerResult>;
   readonly net: Net;
   readonly store: Store;
+  readonly providers: readonly Provider[];
   close(): Promise<void>;
 }
 
-/** The library's front door; search, read and answer hang off this object. */
+/** The library's front door. */
 export function createWebsift(config: WebsiftConfig = {}): Websift {
-  const net = createNet(config);
+  const env = config.env ?? process.env;
+  const net = createNet({ ...config, env: config.env ?? process.env });
   const store = config.store ?? new MemoryStore();
+  const log = config.log ?? (() => {});
+  const providers = config.providers ?? PROVIDERS;
+  const ctx: ProviderContext = { net, env, store, log, settings: config.settings ?? {} };
+  const totalMs =
+    config.timeoutMs ?? (Number(env.WEBSIFT_TIMEOUT) > 0 ? Number(env.WEBSIFT_TIMEOUT) * 1000 : 20_000);
+  const enabled = async () => {
+    if (env.WEBSIFT_ENABLED === "0") return false;
+    if (typeof config.enabled === "function") return config.enabled();
+    return config.enabled !== false;
+  };
+  const chain = { providers, ctx, budgets: config.budgets, totalMs };
+  const readCtx = { net, store, env, log };
+
+  const disabledSearch = (query: string): SearchResponse => ({
+    status: "disabled",
+    query,
+    results: [],
+    attempted: [],
+    scope: "general",
+    error: "web search is turned off in websift's settings",
+  });
+
   return {
     net,
     store,
+    providers,
+    async search(query, options = {}) {
+      if (!(await enabled())) return disabledSearch(query);
+      return searchChain(query, options, chain);
+    },
+    async read(url, options = {}) {
+      if (!(await enabled())) return disabledRead(url);
+      return read(url, { ...options, deadline: options.deadline ?? Deadline.after(totalMs) }, readCtx);
+    },
+    async answer(query, options = {}) {
+      return answer(query, options, {
+        enabled,
+        totalMs,
+        search: (q, o) => searchChain(q, o, chain),
+        instant: async (q, deadline) => {
+          const step = await runProvider(
+            duckduckgoInstant,
+            { query: q, limit: 1, scope: "general", provider: "duckduckgo-instant", allowedHostsAdded: [] },
+            ctx,
+            deadline,
+            deadline.remaining(),
+          );
+          const outcome = step.outcome;
+          const found = outcome && "answer" in outcome ? outcome.answer : undefined;
+          return { answer: found, attempt: step.attempt as Attempt };
+        },
+        read: (maxChars, lookingFor) => async (url, deadline) => {
+          const page = await read(url, { maxChars, lookingFor, deadline }, readCtx);
+          return { ...page, error: page.error?.message };
+        },
+      });
+    },
     async close() {
       await net.close();
       await store.close();
+    },
+  };
+}
+
+function disabledRead(url: string): ReadResult {
+  return {
+    status: "disabled",
+    url,
+    finalUrl: url,
+    title: "",
+    markdown: "",
+    links: [],
+    contentType: "",
+    truncated: false,
+    fetchedAt: new Date().toISOString(),
+    cached: false,
+    attempts: [],
+    totalChars: 0,
+    error: {
+      status: "disabled",
+      code: "disabled",
+      message: "web access is turned off in websift's settings",
     },
   };
 }

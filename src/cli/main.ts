@@ -1,5 +1,11 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from "commander";
+import { registerAnswer } from "./commands/answer.js";
+import { registerFetch } from "./commands/fetch.js";
+import { registerInstall } from "./commands/install.js";
+import { registerMcp } from "./commands/mcp.js";
+import { registerSearch } from "./commands/search.js";
+import { EXIT, InputError } from "./runtime.js";
 
 const program = new Command()
   .name("websift")
@@ -9,9 +15,22 @@ const program = new Command()
   .exitOverride()
   .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
 
+registerSearch(program);
+registerFetch(program);
+registerAnswer(program);
+registerMcp(program);
+registerInstall(program);
+
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
-  if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? 0 : 2);
-  throw err;
+  if (err instanceof CommanderError) {
+    process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.badInput);
+  }
+  if (err instanceof InputError) {
+    process.stderr.write(`error: ${err.message}\n`);
+    process.exit(EXIT.badInput);
+  }
+  process.stderr.write(`websift: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(EXIT.failure);
 }

@@ -31,7 +31,7 @@ export interface SearchResponse {
 }
 
 export interface ChainConfig {
-  providers: Provider[];
+  providers: readonly Provider[];
   ctx: ProviderContext;
   /** Per-provider budgets in ms, overriding each provider's default. */
   budgets?: Record<string, number>;
@@ -54,9 +54,9 @@ export function paidUnfrozen(env: Record<string, string | undefined>): boolean {
 }
 
 export function autoStages(
-  providers: Provider[],
+  providers: readonly Provider[],
   env: Record<string, string | undefined>,
-  exclude: string[] = [],
+  exclude: readonly string[] = [],
 ): Stage[] {
   const usable = new Map(
     providers.filter((p) => !exclude.includes(p.name) && p.configured(env)).map((p) => [p.name, p]),

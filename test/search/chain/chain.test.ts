@@ -40,6 +40,8 @@ function chain(env: Record<string, string | undefined> = {}, extra: Partial<Chai
   };
 }
 
+/** Never answers: the request is read and left hanging. */
+const hangForever = (): Promise<void> => new Promise<void>(() => {});
 const hosts = () => web.requests.map((r) => r.host);
 const serve = (host: string, path: string, fixture: string, status = 200) =>
   web.route(host, path, {
@@ -218,7 +220,7 @@ describe("search chain: paid providers are frozen", () => {
 
 describe("search chain: budgets", () => {
   it("a provider that outlives its budget is named, and the chain moves on", async () => {
-    web.route("html.duckduckgo.com", "/html/", () => new Promise(() => {}));
+    web.route("html.duckduckgo.com", "/html/", hangForever);
     serveKeylessJavascriptTutorial();
     const res = await searchChain(
       "javascript tutorial",
@@ -232,10 +234,10 @@ describe("search chain: budgets", () => {
   });
 
   it("a total budget that runs out answers timeout, never empty", async () => {
-    web.route("html.duckduckgo.com", "/html/", () => new Promise(() => {}));
+    web.route("html.duckduckgo.com", "/html/", hangForever);
     for (const host of ["www.bing.com", "www.mojeek.com", "search.brave.com"])
-      web.route(host, "/search", () => new Promise(() => {}));
-    web.route("www.startpage.com", "/sp/search", () => new Promise(() => {}));
+      web.route(host, "/search", hangForever);
+    web.route("www.startpage.com", "/sp/search", hangForever);
     const res = await searchChain("anything at all", { timeoutMs: 700 }, chain());
     expect(res.status).toBe("timeout");
     expect(res.results).toEqual([]);

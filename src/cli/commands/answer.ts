@@ -1,0 +1,54 @@
+import type { Command } from "commander";
+import { EXIT, oneOf, printJson, progressSink, websiftFromEnv } from "../runtime.js";
+
+export function registerAnswer(program: Command): void {
+  program
+    .command("answer")
+    .description("Answer a question from the web: the fenced envelope an LLM can reply from.")
+    .argument("<question...>", "the question")
+    .option("--lang <code>", "language of the question (Wikipedia fallback), e.g. en, de")
+    .option(
+      "--route <route>",
+      "browser, gemini-cli or gemini-api (opt-in real-time routes)",
+      oneOf("--route", ["browser", "gemini-cli", "gemini-api"] as const),
+    )
+    .option("--sources-apart", "keep URLs out of the text; sources are listed separately")
+    .option("--json", "print { status, envelope, sources, attempts, provider } as JSON")
+    .option("--progress", "print progress lines to stderr even when not on a terminal")
+    .option("--verbose", "log provider steps to stderr")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  websift answer "who maintains undici"
+  websift answer --lang de "Wie hoch ist die Zugspitze?"
+  websift answer --sources-apart --json "latest node.js LTS"`,
+    )
+    .action(async (words: string[], opts) => {
+      const websift = websiftFromEnv({ verbose: opts.verbose });
+      try {
+        const result = await websift.answer(words.join(" "), {
+          language: opts.lang,
+          route: opts.route,
+          mode: opts.sourcesApart ? "sources" : "text",
+          onProgress: progressSink(!!opts.progress),
+        });
+        if (opts.json) printJson(result);
+        else {
+          process.stdout.write(`${result.envelope}\n`);
+          if (opts.sourcesApart && result.sources.length)
+            process.stdout.write(
+              `\nSources:\n${result.sources.map((s, i) => `${i + 1}. ${s.title} — ${s.url}`).join("\n")}\n`,
+            );
+        }
+        process.exitCode =
+          result.status === "ok"
+            ? EXIT.ok
+            : result.status === "error" && !result.attempts.length
+              ? EXIT.badInput
+              : EXIT.failure;
+      } finally {
+        await websift.close();
+      }
+    });
+}

@@ -1,0 +1,58 @@
+import type { Command } from "commander";
+import { EXIT, oneOf, parseIntOption, printJson, websiftFromEnv } from "../runtime.js";
+
+export function registerFetch(program: Command): void {
+  program
+    .command("fetch")
+    .description("Read a page as clean markdown sized for a context window.")
+    .argument("<url>", "an http(s) URL")
+    .option("--max-chars <n>", "characters to return", parseIntOption("--max-chars", 200, 1_000_000), 6000)
+    .option("--looking-for <text>", "what you are after: the page start, then matching passages")
+    .option(
+      "--mode <mode>",
+      "passages, cut or head-tail",
+      oneOf("--mode", ["passages", "cut", "head-tail"] as const),
+    )
+    .option("--offset <n>", "read on from this character", parseIntOption("--offset", 0, 100_000_000))
+    .option(
+      "--render <when>",
+      "auto, never or always (headless Chromium)",
+      oneOf("--render", ["auto", "never", "always"] as const),
+    )
+    .option("--json", "print the whole page shape as JSON")
+    .option("--verbose", "log steps to stderr")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  websift fetch https://nodejs.org/en/learn/getting-started/introduction-to-nodejs
+  websift fetch https://example.org/long-report.pdf --looking-for "energy prices" --max-chars 3000
+  websift fetch https://example.org/post --offset 6000 --json`,
+    )
+    .action(async (url: string, opts) => {
+      const websift = websiftFromEnv({ verbose: opts.verbose });
+      try {
+        const page = await websift.read(url, {
+          maxChars: opts.maxChars,
+          lookingFor: opts.lookingFor,
+          mode: opts.mode,
+          offset: opts.offset,
+          render: opts.render,
+        });
+        if (opts.json) printJson(page);
+        else if (page.status === "ok") {
+          const head = page.title ? `# ${page.title}\n\n` : "";
+          process.stdout.write(`${head}${page.markdown}\n`);
+          if (page.cached) process.stderr.write("(served from the page cache)\n");
+        } else
+          process.stderr.write(`websift: could not read ${url}: ${page.error?.message ?? page.status}\n`);
+        if (page.error?.code === "blocked_url" && /scheme|not a valid/.test(page.error.message)) {
+          process.exitCode = EXIT.badInput;
+          return;
+        }
+        process.exitCode = page.status === "ok" ? EXIT.ok : EXIT.failure;
+      } finally {
+        await websift.close();
+      }
+    });
+}

@@ -1,0 +1,209 @@
+import { Deadline } from "../core/deadline.js";
+import type { Attempt, Status } from "../core/status.js";
+import type { SearchResponse } from "../search/chain.js";
+import type { SearchOptions } from "../search/options.js";
+import type { ProviderAnswer } from "../search/provider.js";
+import { cascade, type ReadFn } from "./cascade.js";
+import {
+  deniedEnvelope,
+  disabledEnvelope,
+  failureEnvelope,
+  linksOnlyEnvelope,
+  normalEnvelope,
+  offlineEnvelope,
+  rateLimitedEnvelope,
+  type Source,
+} from "./envelope.js";
+import { progressLine } from "./progress.js";
+import { guardQuery } from "./query-guard.js";
+
+export type Route = "browser" | "gemini-cli" | "gemini-api";
+
+export interface AnswerOptions {
+  language?: string;
+  route?: Route;
+  /** "sources": the text carries no URLs; sources travel beside it. */
+  mode?: "text" | "sources";
+  /** Characters of page text in the envelope (default 1500). */
+  maxChars?: number;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  onProgress?: (line: string) => void;
+}
+
+export interface AnswerResult {
+  status: Status;
+  envelope: string;
+  sources: Source[];
+  attempts: Attempt[];
+  provider?: string;
+}
+
+export interface AnswerDeps {
+  enabled: () => boolean | Promise<boolean>;
+  search: (query: string, options: SearchOptions) => Promise<SearchResponse>;
+  instant: (query: string, deadline: Deadline) => Promise<{ answer?: ProviderAnswer; attempt: Attempt }>;
+  read: (maxChars: number, lookingFor: string) => ReadFn;
+  /** A real-time route (browser, Gemini): any failure falls through to the normal pipeline. */
+  route?: (route: Route, query: string, deadline: Deadline) => Promise<AnswerResult | undefined>;
+  cascadeCapMs?: number;
+  totalMs?: number;
+}
+
+/** websift's main job: a question in, an honest fenced envelope out. */
+export async function answer(query: string, options: AnswerOptions, deps: AnswerDeps): Promise<AnswerResult> {
+  const progress = options.onProgress ?? (() => {});
+  const apart = options.mode === "sources";
+  if (!(await deps.enabled()))
+    return { status: "disabled", envelope: disabledEnvelope(), sources: [], attempts: [] };
+  const q = typeof query === "string" ? query.replace(/\s+/g, " ").trim() : "";
+  if (!q)
+    return {
+      status: "error",
+      envelope: failureEnvelope("", "the question is empty"),
+      sources: [],
+      attempts: [],
+    };
+  const guard = guardQuery(q);
+  if (!guard.ok)
+    return { status: "denied", envelope: deniedEnvelope(guard.reason), sources: [], attempts: [] };
+
+  const deadline = Deadline.fromSignal(options.signal, options.timeoutMs ?? deps.totalMs ?? 20_000);
+  const attempts: Attempt[] = [];
+  progress(progressLine.searching(q));
+
+  if (options.route && deps.route) {
+    const routed = await deps.route(options.route, q, deadline.child()).catch(() => undefined);
+    if (routed && routed.status === "ok") return routed;
+    if (routed) attempts.push(...routed.attempts);
+  }
+
+  const [instant, search] = await Promise.all([
+    deps.instant(q, deadline.child(4000)),
+    deps.search(q, {
+      limit: 5,
+      language: options.language,
+      deadline: deadline.child(),
+      exclude: ["wikipedia"],
+      onAttempt: (a) => {
+        if (a.provider === "duckduckgo") {
+          if (a.status === "blocked" || a.status === "rate_limited") progress(progressLine.ddgBlocked);
+          else if (a.status === "empty") progress(progressLine.ddgEmpty);
+        }
+      },
+    }),
+  ]);
+  attempts.push(instant.attempt, ...search.attempted);
+  const sources: Source[] = search.results.map((r) => ({ title: r.title, url: r.url }));
+  const done = (
+    status: Status,
+    envelope: string,
+    provider?: string,
+    extra: Source[] = sources,
+  ): AnswerResult => {
+    if (provider) progress(progressLine.answered(provider));
+    return { status, envelope, sources: extra, attempts, ...(provider ? { provider } : {}) };
+  };
+
+  if (instant.answer) {
+    const a = instant.answer;
+    const withInstant =
+      a.url && !sources.some((s) => s.url === a.url)
+        ? [{ title: a.source ?? "Instant answer", url: a.url }, ...sources]
+        : sources;
+    return done(
+      "ok",
+      normalEnvelope({
+        query: q,
+        sourcesApart: apart,
+        instant: { text: a.text, source: a.source },
+        sources: withInstant,
+      }),
+      "duckduckgo-instant",
+      withInstant,
+    );
+  }
+
+  if (search.results.length) {
+    const maxChars = options.maxChars ?? 1500;
+    const result = await cascade(
+      q,
+      search.results.slice(0, 3),
+      deps.read(maxChars, q),
+      deadline,
+      deps.cascadeCapMs ?? 8000,
+    );
+    attempts.push(...result.attempts);
+    if (result.page) {
+      const page = result.page.read;
+      return done(
+        "ok",
+        normalEnvelope({
+          query: q,
+          sourcesApart: apart,
+          page: {
+            title: page.title || result.page.candidate.title,
+            url: page.finalUrl ?? result.page.candidate.url,
+            text: page.markdown ?? "",
+            truncated: !!page.truncated,
+          },
+          ...(search.answer
+            ? {
+                instant: {
+                  text: search.answer.text,
+                  source: search.answer.provider,
+                  modelGenerated: search.answer.modelGenerated,
+                },
+              }
+            : {}),
+          sources,
+        }),
+        search.provider,
+      );
+    }
+  }
+
+  // Nothing readable: the rest of the chain (Wikipedia by the utterance's language), if time allows.
+  if (deadline.remaining() > 1500) {
+    progress(progressLine.wikipedia(options.language ?? "en", q));
+    const wiki = await deps.search(q, {
+      provider: "wikipedia",
+      language: options.language,
+      deadline: deadline.child(),
+      limit: 1,
+    });
+    attempts.push(...wiki.attempted);
+    const summary =
+      wiki.answer ?? (wiki.results[0] ? { text: wiki.results[0].snippet, provider: "wikipedia" } : undefined);
+    if (wiki.status === "ok" && summary?.text) {
+      const top = wiki.results[0];
+      const wikiSources = top ? [{ title: top.title, url: top.url }, ...sources] : sources;
+      return done(
+        "ok",
+        normalEnvelope({
+          query: q,
+          sourcesApart: apart,
+          page: {
+            title: top?.title ?? "Wikipedia",
+            url: top?.url ?? "",
+            text: summary.text,
+            truncated: false,
+          },
+          sources: wikiSources,
+        }),
+        "wikipedia",
+        wikiSources,
+      );
+    }
+  }
+
+  if (sources.length) return done("partial", linksOnlyEnvelope({ query: q, sourcesApart: apart, sources }));
+  if (search.status === "offline") return done("offline", offlineEnvelope(q));
+  if (search.status === "blocked" || search.status === "rate_limited")
+    return done(search.status, rateLimitedEnvelope(q));
+  if (search.status === "empty") return done("empty", failureEnvelope(q, "no results were found"));
+  return done(
+    search.status === "ok" ? "error" : search.status,
+    failureEnvelope(q, search.error ?? "every search provider failed"),
+  );
+}

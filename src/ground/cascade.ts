@@ -1,0 +1,92 @@
+import type { Deadline } from "../core/deadline.js";
+import type { Attempt } from "../core/status.js";
+import { sharedTokens } from "./relevance.js";
+
+export interface CascadeCandidate {
+  title: string;
+  url: string;
+}
+
+export interface ReadPage {
+  status: string;
+  title?: string;
+  finalUrl?: string;
+  markdown?: string;
+  truncated?: boolean;
+  error?: string;
+}
+
+export type ReadFn = (url: string, deadline: Deadline) => Promise<ReadPage>;
+
+export interface CascadeResult {
+  page?: { rank: number; candidate: CascadeCandidate; read: ReadPage };
+  attempts: Attempt[];
+}
+
+/**
+ * Reads the top candidates in parallel under one wall-clock cap and keeps the best-ranked relevant page.
+ * A lower-ranked page only wins once every page above it has failed or proved irrelevant, so the race
+ * stops the moment the top result is in and relevant, and a top-1 success always beats a top-2.
+ */
+export function cascade(
+  query: string,
+  candidates: CascadeCandidate[],
+  read: ReadFn,
+  deadline: Deadline,
+  capMs: number,
+): Promise<CascadeResult> {
+  const cap = deadline.child(capMs);
+  const attempts: Attempt[] = [];
+  const verdicts: (ReadPage | null | undefined)[] = candidates.map(() => undefined);
+  return new Promise((resolve) => {
+    let done = false;
+    const settle = (final: boolean) => {
+      if (done) return;
+      for (let i = 0; i < candidates.length; i++) {
+        const v = verdicts[i];
+        if (v === undefined && !final) return; // a better-ranked page may still arrive
+        if (v) {
+          done = true;
+          cap.abort();
+          return resolve({ page: { rank: i + 1, candidate: candidates[i], read: v }, attempts });
+        }
+      }
+      if (final || verdicts.every((v) => v !== undefined)) {
+        done = true;
+        cap.abort();
+        resolve({ attempts });
+      }
+    };
+    cap.signal.addEventListener("abort", () => settle(true), { once: true });
+    candidates.forEach((candidate, i) => {
+      const started = Date.now();
+      read(candidate.url, cap.child())
+        .catch(
+          (err): ReadPage => ({ status: "error", error: err instanceof Error ? err.message : String(err) }),
+        )
+        .then((page) => {
+          const ms = Date.now() - started;
+          const text = `${page.title ?? ""}\n${page.markdown ?? ""}`;
+          const relevant = page.status === "ok" && !!page.markdown?.trim() && sharedTokens(query, text) > 0;
+          attempts.push({
+            provider: `read:${hostOf(candidate.url)}`,
+            status: relevant ? "ok" : page.status === "ok" ? "empty" : (page.status as Attempt["status"]),
+            ms,
+            ...(page.status === "ok" && !relevant ? { error: "page shares no word with the question" } : {}),
+            ...(page.status !== "ok" && page.error ? { error: page.error } : {}),
+          });
+          verdicts[i] = relevant ? page : null;
+          settle(false);
+        });
+    });
+    if (candidates.length === 0) settle(true);
+  });
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "page";
+  }
+}
