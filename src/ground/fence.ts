@@ -66,11 +66,12 @@ function cleanSource(source: string): string {
 }
 
 /**
- * The skeleton a marker check reads: NFKC folds fullwidth, mathematical and circled letters to ASCII,
+ * The skeleton a marker check reads. Compatibility normalisation folds fullwidth, mathematical and
+ * circled letters to ASCII (NFKD rather than NFKC, so that combining accents come apart and drop out),
  * but it leaves other scripts alone (Cyrillic "е" is a letter of its own, not a compatibility form), so
  * a small map takes the look-alikes of the letters in our markers, and of the angle brackets, the rest
- * of the way. Entities and escapes become the character they encode; punctuation and diacritics drop
- * out, so `E.N.D_W-E-B` and `ÉND` read as `endweb` and `end`.
+ * of the way. Entities and escapes become the character they encode; punctuation drops out, so
+ * `E.N.D_W-E-B` and `ÉND` read as `endweb` and `end`.
  */
 const CONFUSABLES: Record<string, string> = {
   а: "a",

@@ -50,7 +50,7 @@ function refuse(reason: string): QueryVerdict {
 }
 
 const TILDE_PATH = /(?<![\w~])~(?:[A-Za-z_][\w.-]*)?[/\\]/;
-const WINDOWS_PATH = /(?<![\p{L}\p{N}])[A-Za-z]:[\\/](?![\\/])/u;
+const WINDOWS_PATH = /(?<![\p{L}\p{N}])[A-Za-z]:[\\/]/u;
 const UNC_PATH = /(?<![\w\\])\\\\[\w.$-]+\\[\w.$-]/;
 const FILE_URL = /\bfile:\/\//i;
 

@@ -25,6 +25,7 @@ const refused: [string, RegExp][] = [
   ["C:\\Users\\Bob\\AppData\\Roaming\\app.ini", /Windows/],
   ["open C:/Users/bob/Desktop/report.xlsx", /Windows/],
   ["D:\\backups\\db.sqlite", /Windows/],
+  ["C://Users//bob//notes.txt", /Windows/],
   ["\\\\fileserver\\share\\payroll.xlsx", /Windows/],
   ["file:///etc/hosts", /file: URL/],
   ["/foo/*", /glob/],
