@@ -2,6 +2,7 @@ import type { Deadline } from "../../core/deadline.js";
 import type { Failure } from "../../core/status.js";
 import type { Provider, ProviderContext, ProviderOutcome, ProviderQuery } from "../provider.js";
 import { parseDuckDuckGoHtml, parseDuckDuckGoLite } from "../serp/duckduckgo-pages.js";
+import { parseRegion } from "../serp/locale.js";
 import { httpStatusFailure, type SerpParse, serpOutcome } from "../serp/outcome.js";
 import { transportFailure } from "./http-errors.js";
 
@@ -59,8 +60,10 @@ async function attempt(
   deadline: Deadline,
 ): Promise<ProviderOutcome> {
   // POST, as the site's own form does: GET pages wrap every link in the uddg redirector, POST pages link directly.
+  const place = parseRegion(region);
   const res = await ctx.net.request(endpoint.url, {
     deadline,
+    ...(place ? { locale: `${place.language}-${place.country}` } : {}),
     method: "POST",
     body: formBody(query, region),
     headers: {
@@ -131,7 +134,9 @@ export const duckduckgo: Provider = {
         if (!(await deadline.sleep(delayMs))) break;
       }
       const outcome = await attempt(i === 0 ? HTML : LITE, region, query, ctx, deadline);
-      if (outcome.status !== "blocked") return outcome;
+      // A page we cannot read counts as a challenge (DDG changes its challenge markup); results that ignore the
+      // query do not: that region answered, and another region would not read the query better.
+      if (outcome.status !== "blocked" || outcome.code === "soft_block") return outcome;
       await ctx.store.set<Cooldown>(ddgCooldownKey(region), { until: Date.now() + cooldownMs }, cooldownMs);
       challenged.push(region);
       last = outcome;

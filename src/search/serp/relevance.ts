@@ -27,7 +27,29 @@ function sameWord(queryWord: string, pageWord: string): boolean {
   if (queryWord === pageWord) return true;
   // Plurals and simple inflections either way: "tutorial" ~ "tutorials", "frameworks" ~ "framework".
   const [short, long] = queryWord.length <= pageWord.length ? [queryWord, pageWord] : [pageWord, queryWord];
-  return short.length >= 4 && long.startsWith(short) && long.length - short.length <= 3;
+  if (short.length >= 4 && long.startsWith(short) && long.length - short.length <= 3) return true;
+  // Engines answer a typo with the corrected spelling ("javscript" ⇒ "javascript"): one edit on a word of five
+  // letters or more, two on eight or more, still counts as the same word.
+  const allowed = queryWord.length >= 8 ? 2 : queryWord.length >= 5 ? 1 : 0;
+  return allowed > 0 && withinEdits(queryWord, pageWord, allowed);
+}
+
+/** Levenshtein distance ≤ max, computed row by row with an early exit. */
+function withinEdits(a: string, b: string, max: number): boolean {
+  if (Math.abs(a.length - b.length) > max) return false;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost);
+      best = Math.min(best, row[j]);
+    }
+    if (best > max) return false;
+    previous = row;
+  }
+  return previous[b.length] <= max;
 }
 
 /**

@@ -56,6 +56,11 @@ describe("relevance", () => {
     expect(looksRelevant("the of and", [hit("anything")])).toBe(true);
     expect(looksRelevant("東京 天気", [hit("unrelated")])).toBe(true);
   });
+  it("forgives the typos an engine corrects, not different words", () => {
+    const hit = (title: string) => ({ title, url: "https://ex.com/", snippet: "" });
+    expect(looksRelevant("javscript tutoral", [hit("JavaScript Tutorial")])).toBe(true);
+    expect(looksRelevant("cats", [hit("bats and rats")])).toBe(false);
+  });
   it("asks long queries for two distinct shared words", () => {
     const hits = [
       { title: "popular meaning", url: "https://zhidao.baidu.com/q/1", snippet: "popular usage" },
