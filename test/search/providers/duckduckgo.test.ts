@@ -287,6 +287,29 @@ describe("duckduckgo provider (simulated web)", () => {
     expect(await ctx.store.get(ddgCooldownKey("wt-wt"))).toBeUndefined();
   });
 
+  it("treats an unrecognised page as a challenge of that region, but not a soft block", async () => {
+    sim.route("html.duckduckgo.com", "/html/", {
+      body: "<html><title>DuckDuckGo</title><body>?</body></html>",
+    });
+    sim.route("lite.duckduckgo.com", "/lite/", page("ddg-lite-results-weather-sf-2026-01.html"));
+    const rotated = await duckduckgo.search(q({ query: "weather san francisco" }), ctx, Deadline.after(5000));
+    expect(rotated.status).toBe("ok");
+    expect(await ctx.store.get(ddgCooldownKey("wt-wt"))).toBeDefined();
+
+    sim.reset();
+    const fresh = simContext(sim, { ddgRetryDelayMs: 5 });
+    sim.route("html.duckduckgo.com", "/html/", page("ddg-html-results-openai-news-2026-02.html"));
+    const soft = await duckduckgo.search(
+      q({ query: "volcanic eruption iceland" }),
+      fresh,
+      Deadline.after(5000),
+    );
+    await fresh.net.close();
+    expect(soft).toMatchObject({ status: "blocked", code: "soft_block" });
+    expect(sim.requests).toHaveLength(1);
+    expect(await fresh.store.get(ddgCooldownKey("wt-wt"))).toBeUndefined();
+  });
+
   it("reports a timeout as a timeout, not as empty", async () => {
     sim.route("html.duckduckgo.com", "/html/", {
       ...page("ddg-html-results-openai-news-2026-02.html"),
