@@ -31,6 +31,7 @@ interface TextItem {
   str?: string;
   hasEOL?: boolean;
   transform?: number[];
+  height?: number;
 }
 
 const DEFAULT_MAX_PAGES = 60;
@@ -91,9 +92,11 @@ function pageText(items: TextItem[]): string {
   const lines: { y: number; text: string }[] = [];
   let current = "";
   let y: number | undefined;
+  let fontHeight = Number.POSITIVE_INFINITY;
   for (const item of items) {
     if (item.str == null) continue;
     if (y === undefined && item.transform) y = item.transform[5];
+    if (item.str.trim() && item.height) fontHeight = Math.min(fontHeight, item.height);
     current += item.str;
     if (item.hasEOL) {
       lines.push({ y: y ?? 0, text: current });
@@ -107,8 +110,9 @@ function pageText(items: TextItem[]): string {
     .map((l, i) => Math.abs(lines[i].y - l.y))
     .filter((g) => g > 0)
     .sort((a, b) => a - b);
-  // The lower quartile: most gaps are line spacing, and short pages have few lines to vote with.
-  const usual = gaps.length ? gaps[Math.floor(gaps.length / 4)] : 0;
+  // The lower quartile: most gaps are line spacing. A page of few lines has few gaps to vote with, so the
+  // font's own height (lines sit about 1.2 heights apart) caps the estimate.
+  const usual = Math.min(gaps.length ? gaps[Math.floor(gaps.length / 4)] : 0, fontHeight * 1.3);
   let out = "";
   lines.forEach((line, i) => {
     const text = line.text.replace(/\s+/g, " ").trim();

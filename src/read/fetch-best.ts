@@ -1,0 +1,108 @@
+import type { Deadline } from "../core/deadline.js";
+import type { Attempt, Failure } from "../core/status.js";
+import type { LadderOutcome, ReadDocument } from "./ladder.js";
+import { runLadder } from "./ladder.js";
+import { contentsWithExa } from "./providers/exa-contents.js";
+import { extractWithTavily } from "./providers/tavily-extract.js";
+import {
+  type ExtractProvider,
+  type ReadContext,
+  type ReadOptions,
+  type ReadResult,
+  readThrough,
+  sharedRenderer,
+} from "./read.js";
+
+type Extracted = { ok: true; markdown: string; title?: string; source: "tavily-extract" | "exa-contents" };
+type Extractor = (
+  url: string,
+  ctx: ReadContext,
+  deadline: Deadline,
+) => Promise<Extracted | (Failure & { ok: false })>;
+
+const EXTRACTORS: Record<ExtractProvider, { name: string; key: string; extract: Extractor }> = {
+  tavily: { name: "tavily-extract", key: "TAVILY_API_KEY", extract: extractWithTavily },
+  exa: { name: "exa-contents", key: "EXA_API_KEY", extract: contentsWithExa },
+};
+const DEFAULT_ORDER: ExtractProvider[] = ["tavily", "exa"];
+// A provider may take this share of what is left, so the direct ladder still has time when it fails.
+const PROVIDER_SHARE = 0.5;
+
+/**
+ * The best text money can buy, then the free ladder: Tavily extract, then Exa contents, then the direct ladder.
+ * Paid providers run only when their key is set and paid use is unfrozen (WEBSIFT_ENABLE_PAID=1), or when the
+ * call pins them (`pin` also fixes their order).
+ */
+export function fetchBest(url: string, options: ReadOptions = {}, ctx: ReadContext): Promise<ReadResult> {
+  const order = extractorsFor(options.pin, ctx.env);
+  const render = options.render ?? "auto";
+  const via = order.length ? `best:${order.join(",")}` : "direct";
+  return readThrough(url, options, ctx, via, async (deadline) => {
+    const attempts: Attempt[] = [];
+    for (const provider of options.pin ?? []) {
+      if (!order.includes(provider))
+        attempts.push({
+          provider: EXTRACTORS[provider].name,
+          status: "disabled",
+          ms: 0,
+          error: `${EXTRACTORS[provider].key} is not set`,
+        });
+    }
+    for (const provider of order) {
+      const { name, extract } = EXTRACTORS[provider];
+      const t0 = Date.now();
+      const got = await extract(url, ctx, deadline.child(deadline.remaining() * PROVIDER_SHARE));
+      const ms = Date.now() - t0;
+      if (got.ok && got.markdown.trim()) {
+        attempts.push({ provider: name, status: "ok", ms });
+        return { ok: true, doc: providerDocument(url, got), attempts };
+      }
+      const error = got.ok ? "no text" : got.message;
+      attempts.push({ provider: name, status: got.ok ? "empty" : got.status, ms, error });
+    }
+    const direct: LadderOutcome = await runLadder(
+      url,
+      { deadline, render },
+      { net: ctx.net, renderer: () => ctx.renderer ?? sharedRenderer() },
+    );
+    return { ...direct, attempts: [...attempts, ...direct.attempts] };
+  });
+}
+
+/** Which keyed extractors this call may use, in order. */
+export function extractorsFor(
+  pin: ExtractProvider[] | undefined,
+  env: Record<string, string | undefined>,
+): ExtractProvider[] {
+  const wanted = pin ?? (env.WEBSIFT_ENABLE_PAID === "1" ? DEFAULT_ORDER : []);
+  return [...new Set(wanted)].filter((p) => EXTRACTORS[p] && Boolean(env[EXTRACTORS[p].key]));
+}
+
+function providerDocument(url: string, got: Extracted): ReadDocument {
+  const { markdown, links } = moveLinksOut(got.markdown);
+  return {
+    url,
+    finalUrl: url,
+    title: got.title ?? "",
+    markdown,
+    links,
+    source: got.source,
+    contentType: "text/markdown",
+    fetchedAt: new Date().toISOString(),
+  };
+}
+
+/**
+ * Provider markdown keeps links inline, where a URL costs more tokens than the words it sits on: the anchor words
+ * stay, the targets join the numbered list, as for pages extracted here. Images keep only their alt text.
+ */
+export function moveLinksOut(markdown: string): { markdown: string; links: string[] } {
+  const links: string[] = [];
+  const text = markdown
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, (_, alt: string) => alt)
+    .replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)(?:\s+"[^"]*")?\)/g, (_, words: string, href: string) => {
+      if (!links.includes(href)) links.push(href);
+      return words;
+    });
+  return { markdown: text, links };
+}

@@ -1,0 +1,219 @@
+import { Deadline } from "../core/deadline.js";
+import type { Attempt, Failure, Status } from "../core/status.js";
+import type { Net } from "../net/client.js";
+import type { Store } from "../store/store.js";
+import { type LadderOutcome, type ReadDocument, type ReadSource, runLadder } from "./ladder.js";
+import { cacheDocument, cachedDocument, type DocumentKey } from "./page-cache.js";
+import { createRenderer, type Renderer, type RenderMode } from "./render.js";
+import { DEFAULT_MAX_CHARS, type SizeMode, sizeText } from "./size.js";
+
+export type { ReadDocument, ReadSource } from "./ladder.js";
+export type { RenderMode } from "./render.js";
+
+/** Keyed extract providers that fetchBest may try before the direct ladder. */
+export type ExtractProvider = "tavily" | "exa";
+
+export interface ReadOptions {
+  /** Budget for the returned markdown, link list included (default 6000). */
+  maxChars?: number;
+  /** What the reader is after: the page's start, then the matching passages. */
+  lookingFor?: string;
+  mode?: SizeMode;
+  /** Read on from this character of the page's text (the previous result's nextOffset). */
+  offset?: number;
+  render?: RenderMode;
+  /** Milliseconds (default 20 000) or the caller's own Deadline. */
+  deadline?: number | Deadline;
+  /** fetchBest only: these providers, in this order, even while paid use is frozen. */
+  pin?: ExtractProvider[];
+}
+
+export interface ReadContext {
+  net: Net;
+  store: Store;
+  env: Record<string, string | undefined>;
+  log(message: string): void;
+  /** The browser for rendering; a process-wide one is used when absent. */
+  renderer?: Renderer;
+}
+
+/** DESIGN §3's Page, plus the outcome. A failure is a value: status, attempts and `error`, never a throw. */
+export interface ReadResult {
+  url: string;
+  finalUrl: string;
+  title: string;
+  /** Sized text with the numbered link list after the prose; empty on failure. */
+  markdown: string;
+  links: string[];
+  /** The rung that produced the text; absent when nothing was read. */
+  source?: ReadSource;
+  contentType: string;
+  truncated: boolean;
+  fetchedAt: string;
+  cached: boolean;
+  status: Status;
+  attempts: Attempt[];
+  /** Characters of the page's whole text (prose, before sizing). */
+  totalChars: number;
+  /** Characters of the text after the returned window. */
+  remaining?: number;
+  /** Pass as `offset` to read on. */
+  nextOffset?: number;
+  lang?: string;
+  byline?: string;
+  published?: string;
+  error?: Failure;
+}
+
+export const DEFAULT_READ_MS = 20_000;
+const MAX_LISTED_LINKS = 20;
+
+/** Any http(s) URL to right-sized markdown through the direct ladder. */
+export function read(url: string, options: ReadOptions = {}, ctx: ReadContext): Promise<ReadResult> {
+  const render = options.render ?? "auto";
+  return readThrough(url, options, ctx, "direct", (deadline) =>
+    runLadder(url, { deadline, render }, { net: ctx.net, renderer: () => ctx.renderer ?? sharedRenderer() }),
+  );
+}
+
+/**
+ * The shared tail of read() and fetchBest(): page cache, obtaining the document, sizing, the link list.
+ * `via` names how the document is obtained, so the two never share a cache entry.
+ */
+export async function readThrough(
+  url: string,
+  options: ReadOptions,
+  ctx: ReadContext,
+  via: string,
+  obtain: (deadline: Deadline) => Promise<LadderOutcome>,
+): Promise<ReadResult> {
+  const t0 = Date.now();
+  const deadline =
+    options.deadline instanceof Deadline
+      ? options.deadline
+      : Deadline.after(options.deadline ?? DEFAULT_READ_MS);
+  const key: DocumentKey = { url, render: options.render ?? "auto", via };
+  const hit = await cachedDocument(ctx.store, key);
+  if (hit) return present(hit, options, [{ provider: "cache", status: "ok", ms: Date.now() - t0 }], true);
+
+  let outcome: LadderOutcome;
+  try {
+    outcome = await obtain(deadline);
+  } catch (err) {
+    // The ladder returns failures as values; a throw here is a bug, reported as one rather than crashing a caller.
+    const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
+    ctx.log(`read: unexpected error for ${safeOrigin(url)}: ${message}`);
+    outcome = {
+      ok: false,
+      failure: { status: "error", code: "internal", message: `read failed: ${message}` },
+      attempts: [],
+    };
+  }
+  if (!outcome.ok) return failed(url, outcome, deadline);
+  if (outcome.doc.markdown.trim()) await cacheDocument(ctx.store, key, outcome.doc);
+  return present(outcome.doc, options, outcome.attempts, false);
+}
+
+function present(doc: ReadDocument, options: ReadOptions, attempts: Attempt[], cached: boolean): ReadResult {
+  const maxChars = Math.max(200, options.maxChars ?? DEFAULT_MAX_CHARS);
+  const meta = {
+    url: doc.url,
+    finalUrl: doc.finalUrl,
+    title: doc.title,
+    links: doc.links,
+    source: doc.source,
+    contentType: doc.contentType,
+    fetchedAt: doc.fetchedAt,
+    cached,
+    attempts,
+    ...(doc.lang ? { lang: doc.lang } : {}),
+    ...(doc.byline ? { byline: doc.byline } : {}),
+    ...(doc.published ? { published: doc.published } : {}),
+  };
+  if (!doc.markdown.trim()) {
+    const error: Failure = { status: "empty", code: "no_text", message: "the page has no readable text" };
+    return { ...meta, markdown: "", truncated: false, status: "empty", totalChars: 0, error };
+  }
+  // The link list belongs to the page's first window; reading on returns prose only.
+  const offset = options.offset ?? 0;
+  const linkList =
+    offset === 0 && maxChars >= 1000
+      ? numberedLinks(doc.links, Math.min(1200, Math.floor(maxChars * 0.2)))
+      : "";
+  const sized = sizeText(doc.markdown, {
+    maxChars: maxChars - linkList.length,
+    lookingFor: options.lookingFor,
+    mode: options.mode,
+    offset,
+  });
+  return {
+    ...meta,
+    markdown: sized.text + linkList,
+    truncated: sized.truncated,
+    status: "ok",
+    totalChars: sized.totalChars,
+    remaining: sized.remaining,
+    ...(sized.nextOffset !== undefined ? { nextOffset: sized.nextOffset } : {}),
+  };
+}
+
+/** "\n\nLinks:\n1. https://…" with as many of the page's links as fit in `budget` characters. */
+export function numberedLinks(links: string[], budget: number): string {
+  let out = "";
+  let n = 0;
+  for (const link of links) {
+    if (n >= MAX_LISTED_LINKS) break;
+    const line = `${n + 1}. ${link}\n`;
+    const header = n === 0 ? "\n\nLinks:\n" : "";
+    if (out.length + header.length + line.length > budget) break;
+    out += header + line;
+    n++;
+  }
+  return out.trimEnd();
+}
+
+function failed(url: string, outcome: Extract<LadderOutcome, { ok: false }>, deadline: Deadline): ReadResult {
+  // A deadline that fired mid-ladder is a timeout whatever rung noticed it.
+  const failure =
+    deadline.expired() && !deadline.cancelled() && outcome.failure.status === "error"
+      ? { status: "timeout" as const, code: "timeout", message: `timeout reading ${safeOrigin(url)}` }
+      : outcome.failure;
+  return {
+    url,
+    finalUrl: outcome.finalUrl ?? url,
+    title: "",
+    markdown: "",
+    links: [],
+    contentType: outcome.contentType ?? "",
+    truncated: false,
+    fetchedAt: new Date().toISOString(),
+    cached: false,
+    status: failure.status,
+    attempts: outcome.attempts,
+    totalChars: 0,
+    error: failure,
+  };
+}
+
+function safeOrigin(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "the URL";
+  }
+}
+
+let shared: Renderer | undefined;
+
+/** One browser for the process when the caller did not bring its own; it closes itself when idle. */
+export function sharedRenderer(): Renderer {
+  shared ??= createRenderer();
+  return shared;
+}
+
+/** Closes the process-wide browser (tests, CLI shutdown); the next render launches a new one. */
+export async function closeSharedRenderer(): Promise<void> {
+  const current = shared;
+  shared = undefined;
+  await current?.close();
+}
