@@ -1,7 +1,8 @@
-import { spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { accessSync, constants, mkdtempSync, rmSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
+import type { Readable } from "node:stream";
 import type { Deadline } from "../../core/deadline.js";
 import type { Provider, ProviderAnswer, ProviderHit, ProviderOutcome } from "../provider.js";
 import { resolveGroundingRedirects } from "./gemini.js";
@@ -89,7 +90,7 @@ export function geminiCliPrompt(query: string): string {
   return (
     "Use Google Search to answer the question below. After the answer, list every source you used under a " +
     'line "Sources:", one per line as "[n] Title (URL)".\n\nQuestion: ' +
-    query.replace(/@/g, "＠")
+    query.replace(/@/g, "＠").replace(/\0/g, "")
   );
 }
 
@@ -109,22 +110,9 @@ function runGeminiCli(
   const cwd = mkdtempSync(join(tmpdir(), "websift-gemini-"));
   return new Promise<CliRun>((resolve) => {
     let settled = false;
-    const finish = (run: CliRun) => {
-      if (settled) return;
-      settled = true;
-      deadline.signal.removeEventListener("abort", onAbort);
-      rmSync(cwd, { recursive: true, force: true });
-      resolve(run);
-    };
-    // Its own process group, so the kill reaches anything the CLI started too.
-    const child = spawn(bin, ["-p", prompt, "-o", "json", "--skip-trust"], {
-      cwd,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
+    let child: ChildProcessByStdio<null, Readable, Readable> | undefined;
     const killGroup = () => {
-      if (child.pid === undefined) return;
+      if (child?.pid === undefined) return;
       try {
         process.kill(-child.pid, "SIGKILL");
       } catch {}
@@ -133,6 +121,28 @@ function runGeminiCli(
       killGroup();
       finish({ kind: "timeout" });
     };
+    const finish = (run: CliRun) => {
+      if (settled) return;
+      settled = true;
+      deadline.signal.removeEventListener("abort", onAbort);
+      rmSync(cwd, { recursive: true, force: true });
+      resolve(run);
+    };
+    try {
+      // Its own process group, so the kill reaches anything the CLI started too.
+      child = spawn(bin, ["-p", prompt, "-o", "json", "--skip-trust"], {
+        cwd,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
+      });
+    } catch (err) {
+      // Thrown messages quote the arguments, i.e. the query: only the code leaves.
+      return finish({
+        kind: "spawn_error",
+        code: (err as NodeJS.ErrnoException).code ?? "invalid_arguments",
+      });
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     child.stdout.on("data", (chunk: Buffer) => {

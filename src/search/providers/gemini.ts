@@ -88,7 +88,8 @@ export function parseGeminiResponse(body: unknown, limit = 20): ProviderOutcome 
     const blocked = (body as { promptFeedback?: { blockReason?: unknown } } | null)?.promptFeedback
       ?.blockReason;
     if (typeof blocked === "string")
-      return { status: "denied", code: "prompt_blocked", message: `gemini refused the prompt (${blocked})` };
+      // About this query, not the provider's health: an error, so the chain does not cool gemini down.
+      return { status: "error", code: "prompt_blocked", message: `gemini refused the prompt (${blocked})` };
     return badResponse("gemini", "JSON without candidates");
   }
   const candidate = (candidates[0] ?? {}) as Candidate;

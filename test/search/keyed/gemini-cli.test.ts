@@ -143,6 +143,16 @@ describe("gemini-cli as a real child process", () => {
     expect(seen.cwd).toContain("websift-gemini-");
   });
 
+  it("drops a NUL byte from the query instead of throwing with the query in the message", async () => {
+    const out = await geminiCli.search(
+      q({ query: "capital\0 of France" }),
+      h.ctx(env("ok")),
+      Deadline.after(10_000),
+    );
+    expect(out.status).toBe("ok");
+    expect(recorded().argv[1]).toContain("Question: capital of France");
+  });
+
   it.each([
     ["auth", "error", "not_logged_in"],
     ["quota", "quota", "quota"],

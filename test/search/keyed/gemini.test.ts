@@ -61,7 +61,10 @@ describe("parseGeminiResponse", () => {
     });
     expect(out).toMatchObject({ status: "empty", answer: { text: "Answer." } });
     expect(parseGeminiResponse({}).status).toBe("error");
-    expect(parseGeminiResponse({ promptFeedback: { blockReason: "SAFETY" } }).status).toBe("denied");
+    expect(parseGeminiResponse({ promptFeedback: { blockReason: "SAFETY" } })).toMatchObject({
+      status: "error",
+      code: "prompt_blocked",
+    });
   });
 
   it("asks with the google_search tool", () => {
