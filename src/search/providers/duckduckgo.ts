@@ -138,6 +138,9 @@ export const duckduckgo: Provider = {
       // query do not: that region answered, and another region would not read the query better.
       if (outcome.status !== "blocked" || outcome.code === "soft_block") return outcome;
       await ctx.store.set<Cooldown>(ddgCooldownKey(region), { until: Date.now() + cooldownMs }, cooldownMs);
+      ctx.log(
+        `duckduckgo: region ${region} challenged (${outcome.code}); cooling for ${Math.round(cooldownMs / 1000)} s`,
+      );
       challenged.push(region);
       last = outcome;
     }

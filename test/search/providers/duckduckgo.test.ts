@@ -150,6 +150,7 @@ describe("ddgRegionOrder", () => {
 describe("duckduckgo provider (simulated web)", () => {
   let sim: SimWeb;
   let ctx: ProviderContext;
+  let logged: string[];
   const page = (file: string) => ({
     status: 200,
     headers: { "content-type": "text/html; charset=utf-8" },
@@ -178,7 +179,8 @@ describe("duckduckgo provider (simulated web)", () => {
   });
   beforeEach(() => {
     sim.reset();
-    ctx = simContext(sim, { ddgRetryDelayMs: 5 });
+    logged = [];
+    ctx = { ...simContext(sim, { ddgRetryDelayMs: 5 }), log: (line: string) => logged.push(line) };
   });
 
   it("POSTs the html form with region, time and safe search, and returns the first `limit` hits", async () => {
@@ -220,6 +222,7 @@ describe("duckduckgo provider (simulated web)", () => {
     ]);
     const cooldown = await ctx.store.get<{ until: number }>(ddgCooldownKey("us-en"));
     expect(cooldown?.until).toBeGreaterThan(Date.now() + 29 * 60_000);
+    expect(logged).toEqual(["duckduckgo: region us-en challenged (challenge); cooling for 1800 s"]);
     expect(await ctx.store.get(ddgCooldownKey("wt-wt"))).toBeUndefined();
   });
 
