@@ -1,0 +1,36 @@
+import type { Command } from "commander";
+import { diagnose, doctorText } from "../../config/doctor.js";
+import { loadConfig } from "../../config/load.js";
+import { EXIT, printJson, websiftFromEnv } from "../runtime.js";
+
+export function registerDoctor(program: Command): void {
+  program
+    .command("doctor")
+    .description(
+      "Check connectivity, DuckDuckGo, providers, SearXNG, proxy, Chromium and the resolved settings.",
+    )
+    .option("--json", "print the report as JSON")
+    .addHelpText(
+      "after",
+      "\nMakes one real DuckDuckGo request (and one to SEARXNG_URL when set).\n\nExamples:\n  websift doctor\n  websift doctor --json",
+    )
+    .action(async (opts) => {
+      let config: ReturnType<typeof loadConfig>;
+      try {
+        config = loadConfig();
+      } catch (err) {
+        process.stderr.write(`websift doctor: ${err instanceof Error ? err.message : String(err)}\n`);
+        process.exitCode = EXIT.badInput;
+        return;
+      }
+      const websift = websiftFromEnv();
+      try {
+        const report = await diagnose(websift, config);
+        if (opts.json) printJson(report);
+        else process.stdout.write(`${doctorText(report)}\n`);
+        process.exitCode = report.online === false ? EXIT.failure : EXIT.ok;
+      } finally {
+        await websift.close();
+      }
+    });
+}

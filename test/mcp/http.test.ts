@@ -1,0 +1,143 @@
+import http from "node:http";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type McpHttpServer, startMcpHttp } from "../../src/mcp/http.js";
+import type { Websift } from "../../src/websift.js";
+import { type SimWeb, startSimWeb } from "../simweb/index.js";
+import { serveWeb, type ToolResult, textOf, websiftFor } from "./harness.js";
+
+const TOKEN = "test-SECRET-mcp-token-0123456789";
+
+let web: SimWeb;
+let websift: Websift;
+let open: McpHttpServer;
+let locked: McpHttpServer;
+
+beforeAll(async () => {
+  web = await startSimWeb();
+  websift = websiftFor(web);
+  open = await startMcpHttp({ websift, port: 0 });
+  locked = await startMcpHttp({ websift, port: 0, token: TOKEN });
+});
+afterAll(async () => {
+  await open.close();
+  await locked.close();
+  await websift.close();
+  await web.close();
+});
+afterEach(() => web.reset());
+
+async function connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: "websift-http-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
+const INIT = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+};
+
+/** A raw POST with full control over Host and Origin, as a rebinding web page would send it. */
+function rawPost(port: number, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/mcp",
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...headers,
+        },
+      },
+      (res) => {
+        let body = "";
+        res.on("data", (c) => {
+          body += c;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on("error", reject);
+    req.end(JSON.stringify(INIT));
+  });
+}
+
+describe("MCP over Streamable HTTP", () => {
+  it("initializes, lists the tools and calls each one", async () => {
+    serveWeb(web);
+    const client = await connect(open.url);
+    expect(client.getServerVersion()?.name).toBe("websift");
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["web_search", "web_fetch", "web_answer"]);
+    const search = (await client.callTool({
+      name: "web_search",
+      arguments: { query: "weather jakarta", provider: "duckduckgo" },
+    })) as ToolResult;
+    expect(search.structuredContent).toMatchObject({ status: "ok" });
+    const page = (await client.callTool({
+      name: "web_fetch",
+      arguments: { url: "https://www.example.com/tides" },
+    })) as ToolResult;
+    expect(textOf(page)).toContain("Spring tides follow the new and full moon");
+    const answer = (await client.callTool({
+      name: "web_answer",
+      arguments: { query: "typescript" },
+    })) as ToolResult;
+    expect(answer.structuredContent).toMatchObject({ status: "ok" });
+    await client.close();
+  });
+
+  it("binds to 127.0.0.1 by default and refuses to listen elsewhere without a token", async () => {
+    expect(open.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    await expect(startMcpHttp({ websift, port: 0, host: "0.0.0.0" })).rejects.toThrow(/WEBSIFT_MCP_TOKEN/);
+  });
+
+  it("requires the bearer token when one is set, and accepts it", async () => {
+    expect((await rawPost(locked.port, { host: `127.0.0.1:${locked.port}` })).status).toBe(401);
+    const wrong = await rawPost(locked.port, {
+      host: `127.0.0.1:${locked.port}`,
+      authorization: "Bearer test-SECRET-wrong",
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).not.toContain(TOKEN);
+    await expect(connect(locked.url)).rejects.toThrow();
+    const client = await connect(locked.url, { authorization: `Bearer ${TOKEN}` });
+    expect((await client.listTools()).tools).toHaveLength(3);
+    await client.close();
+  });
+
+  it("refuses a foreign Host or Origin (DNS rebinding of the local server)", async () => {
+    const rebound = await rawPost(open.port, { host: `attacker.example:${open.port}` });
+    expect(rebound.status).toBe(403);
+    expect(rebound.body).toMatch(/Host not allowed/);
+    const crossSite = await rawPost(open.port, {
+      host: `127.0.0.1:${open.port}`,
+      origin: "https://attacker.example",
+    });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.body).toMatch(/Origin not allowed/);
+    const local = await rawPost(open.port, {
+      host: `localhost:${open.port}`,
+      origin: `http://localhost:${open.port}`,
+    });
+    expect(local.status).toBe(200);
+  });
+
+  it("answers 404 off /mcp and 400 to a body that is not JSON", async () => {
+    const res = await fetch(`http://127.0.0.1:${open.port}/other`);
+    expect(res.status).toBe(404);
+    const bad = await fetch(open.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: "{ nope",
+    });
+    expect(bad.status).toBe(400);
+  });
+});
