@@ -40,7 +40,7 @@ export function normalEnvelope(parts: EnvelopeParts): string {
   }
   if (parts.page) {
     const where = parts.sourcesApart ? "" : ` (${parts.page.url})`;
-    body.push(`Content of "${clean(parts.page.title)}"${where}:`, clean(parts.page.text));
+    body.push(`Content of "${parts.page.title}"${where}:`, parts.page.text);
   }
   if (parts.sources.length) body.push("Sources:", ...sourceLines(parts.sources, !!parts.sourcesApart));
   return [
