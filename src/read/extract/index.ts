@@ -1,9 +1,12 @@
 import { cleanTree } from "./clean.js";
-import { findFirst, parseHtml } from "./dom.js";
+import type { Element } from "./dom.js";
+import { findFirst, isTag, parseHtml } from "./dom.js";
 import { baseUrlOf, usefulLinks } from "./links.js";
-import { findMainContent } from "./main-content.js";
+import { scoreContainers, topCandidate, withSiblings } from "./main-content.js";
 import { renderMarkdown } from "./markdown.js";
 import { readMetadata } from "./metadata.js";
+import { pruneContent } from "./prune.js";
+import { TextStatsIndex } from "./text-stats.js";
 
 export interface ExtractedPage {
   title?: string;
@@ -23,8 +26,27 @@ export async function extractMarkdown(html: string, url: string): Promise<Extrac
   const meta = readMetadata(doc);
   const baseUrl = baseUrlOf(doc, url);
   cleanTree(doc);
-  const body = findFirst(doc, (el) => el.name === "body") ?? findFirst(doc, (el) => el.name === "html");
-  const roots = body ? findMainContent(body) : [];
+  const root =
+    findFirst(doc, (el) => el.name === "body") ??
+    findFirst(doc, (el) => el.name === "html") ??
+    doc.children.find(isTag);
+  const roots = root ? mainContent(root) : [];
   const { markdown, hrefs } = renderMarkdown(roots);
   return { ...meta, markdown, links: usefulLinks(hrefs, baseUrl, url) };
+}
+
+/**
+ * The primary extraction is the best-scoring container; the fallback is the
+ * whole cleaned page. A container holding little of the page's prose missed
+ * the content (product pages, listings, split layouts), so the fallback wins.
+ */
+function mainContent(root: Element): Element[] {
+  const stats = new TextStatsIndex(root);
+  const scores = scoreContainers(root, stats);
+  const top = topCandidate(root, scores);
+  const prose = (el: Element) => stats.of(el).chars - stats.of(el).linkChars;
+  let picked = top ? withSiblings(top, scores, stats) : [root];
+  if (picked.reduce((n, el) => n + prose(el), 0) < prose(root) * 0.6) picked = [root];
+  pruneContent(picked, scores, stats);
+  return picked;
 }

@@ -1,14 +1,179 @@
 import type { Element } from "./dom.js";
-import { findAll } from "./dom.js";
+import { isTag, textContent, walkElements } from "./dom.js";
+import type { TextStatsIndex } from "./text-stats.js";
 
-const SEMANTIC = (el: Element) =>
-  el.attribs.itemprop === "articleBody" ||
-  el.name === "article" ||
-  el.name === "main" ||
-  el.attribs.role === "main";
+// Paragraph-like elements whose text is scored and credited to their ancestors.
+const SCORED = new Set(["p", "pre", "td", "blockquote", "dd", "li"]);
+const TEXT_WRAPPERS = new Set(["div", "section", "article", "span", "font", "center", "main"]);
+const BLOCK_CHILDREN = new Set([
+  "div",
+  "section",
+  "article",
+  "p",
+  "pre",
+  "table",
+  "ul",
+  "ol",
+  "dl",
+  "blockquote",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "form",
+  "main",
+  "figure",
+  "header",
+  "footer",
+]);
+const TAG_PRIOR: Record<string, number> = {
+  div: 5,
+  article: 8,
+  main: 8,
+  section: 3,
+  pre: 3,
+  td: 3,
+  blockquote: 3,
+  address: -3,
+  ol: -3,
+  ul: -3,
+  dl: -3,
+  dd: -3,
+  dt: -3,
+  li: -3,
+  form: -3,
+  h1: -5,
+  h2: -5,
+  h3: -5,
+  h4: -5,
+  h5: -5,
+  h6: -5,
+  th: -5,
+};
 
-/** The subtrees holding the page's main content, in document order. */
-export function findMainContent(body: Element): Element[] {
-  const candidates = findAll(body, SEMANTIC);
-  return candidates.length === 1 ? candidates : [body];
+const POSITIVE =
+  /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story|prose|markdown|thread|message|forum|doc/i;
+const NEGATIVE =
+  /-ad-|^hid$| hid$| hid |^hid |banner|combx|contact|foot|footer|footnote|gdpr|masthead|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|teaser|recommend|navigation|menu|breadcrumb/i;
+
+/** Readability's class/id weight: names are weak but cheap evidence. */
+export function classWeight(el: Element): number {
+  let w = 0;
+  for (const name of [el.attribs.class, el.attribs.id]) {
+    if (!name) continue;
+    if (NEGATIVE.test(name)) w -= 25;
+    if (POSITIVE.test(name)) w += 25;
+  }
+  if (el.attribs.itemprop === "articleBody") w += 50;
+  return w;
+}
+
+function isParagraphLike(el: Element): boolean {
+  if (SCORED.has(el.name)) return true;
+  if (!TEXT_WRAPPERS.has(el.name)) return false;
+  return !el.children.some((c) => isTag(c) && BLOCK_CHILDREN.has(c.name));
+}
+
+/**
+ * Scores containers by the prose they hold (Readability's algorithm on our
+ * tree): each paragraph credits its parent fully and farther ancestors less,
+ * then link-heavy containers are discounted.
+ */
+export function scoreContainers(root: Element, stats: TextStatsIndex): Map<Element, number> {
+  const scores = new Map<Element, number>();
+  walkElements(root, (el) => {
+    if (!isParagraphLike(el)) return true;
+    const s = stats.of(el);
+    if (s.chars < 25) return !SCORED.has(el.name);
+    const credit = 1 + s.commas + Math.min(Math.floor(s.chars / 100), 3);
+    let level = 0;
+    for (let a = el.parent; a && isTag(a) && level < 5; a = a.parent, level++) {
+      if (!scores.has(a)) scores.set(a, (TAG_PRIOR[a.name] ?? 0) + classWeight(a));
+      const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
+      scores.set(a, scores.get(a)! + credit / divider);
+      if (a === root) break;
+    }
+    // Nested paragraph-like elements (li inside td) would be counted twice.
+    return false;
+  });
+  for (const [el, score] of scores) scores.set(el, score * (1 - stats.linkDensity(el)));
+  return scores;
+}
+
+/** The best-scoring container, moved up to a common ancestor when the runners-up share one. */
+export function topCandidate(root: Element, scores: Map<Element, number>): Element | undefined {
+  const ranked = [...scores].sort((a, b) => b[1] - a[1]);
+  if (!ranked.length) return undefined;
+  let [top, topScore] = ranked[0]!;
+  const close = ranked
+    .slice(1, 6)
+    .filter(([, s]) => s >= topScore * 0.75)
+    .map(([el]) => el);
+  if (close.length >= 2) {
+    for (let a = top.parent; a && isTag(a) && a !== root; a = a.parent) {
+      if (close.filter((el) => isAncestor(a, el)).length >= 2) {
+        top = a;
+        break;
+      }
+    }
+  }
+  // A parent that scores about as well holds more of the same article (intro, lead image, headline).
+  for (let p = top.parent; p && isTag(p) && p !== root; p = p.parent) {
+    const ps = scores.get(p);
+    if (ps === undefined || ps < topScore * 0.9) break;
+    top = p;
+    topScore = Math.max(topScore, ps);
+  }
+  return top;
+}
+
+function isAncestor(a: Element, el: Element): boolean {
+  for (let p = el.parent; p; p = p.parent) if (p === a) return true;
+  return false;
+}
+
+/** The top candidate plus siblings that continue the same content. */
+export function withSiblings(top: Element, scores: Map<Element, number>, stats: TextStatsIndex): Element[] {
+  const parent = top.parent;
+  if (!parent || !isTag(parent)) return [top];
+  const topScore = scores.get(top) ?? 0;
+  const threshold = Math.max(10, topScore * 0.2);
+  const out: Element[] = [];
+  for (const sib of parent.children) {
+    if (!isTag(sib)) continue;
+    if (sib === top) {
+      out.push(sib);
+      continue;
+    }
+    let bonus = 0;
+    if (sib.attribs.class && sib.attribs.class === top.attribs.class) bonus += topScore * 0.2;
+    const score = scores.get(sib);
+    if (score !== undefined && score + bonus >= threshold) {
+      out.push(sib);
+      continue;
+    }
+    if (sib.name === "p") {
+      const s = stats.of(sib);
+      const density = stats.linkDensity(sib);
+      if (s.chars > 80 && density < 0.25) out.push(sib);
+      else if (s.chars > 0 && s.chars <= 80 && density === 0 && /[.!?:。！？]\s*$/.test(textEnd(sib)))
+        out.push(sib);
+    }
+  }
+  // A heading belongs with the content that follows it.
+  return parent.children.filter(
+    (c): c is Element =>
+      isTag(c) && (out.includes(c) || (/^h[1-6]$/.test(c.name) && !!c.next && out.includes(nextTag(c)!))),
+  );
+}
+
+function nextTag(el: Element): Element | undefined {
+  for (let n = el.next; n; n = n.next) if (isTag(n)) return n;
+  return undefined;
+}
+
+function textEnd(el: Element): string {
+  return textContent(el).trimEnd().slice(-2);
 }

@@ -1,0 +1,30 @@
+import type { Element } from "./dom.js";
+
+// Names that mean page furniture whatever else the class list says ("jp-relatedposts",
+// "sharedaddy jp-post-flair"): consent banners, share bars, related-content teasers, author boxes.
+const STRONG =
+  /cookie|consent|gdpr|onetrust|didomi|\bcmp-|share|sharing|social|newsletter|subscri|paywall|advert|(?:^|[\s_-])ads?(?:$|[\s_-])|ad-?slot|sponsor|promo|popup|modal|skip-?link|print-?only|related|breadcrumb|sidebar|author-?(?:box|bio|info|desc|card|profile|container)|about-?(?:the-?)?author|upsell|cross-?sell|recommend|more-?(?:stories|articles|posts)|(?:next|prev|previous)-?(?:post|story|article)|post-?nav|(?:^|[\s_-])cta(?:$|[\s_-])|rating|byline|(?:entry|post|article)-?(?:meta|footer|tags|info)|tag-?(?:list|cloud)|(?:^|\s)tags(?:\s|$)|wp-caption-text|(?:^|[\s_-])(?:copyright|disclaimer)(?:$|[\s_-])/i;
+
+// Readability's "unlikely candidates": overruled when the same name also says content.
+const WEAK =
+  /combx|(?:^|[\s_-])(?:header|footer|masthead|menu|navbar|nav|navigation|pagination|pager|toolbar|rss|shoutbox|skyscraper|login|signup|remark|meta|dateline)(?:$|[\s_-])/i;
+const CONTENT_HINT = /article|body|content|main|post|entry|story|text|blog|thread|mathjax/i;
+
+// A class list that names the content container itself ("entry-content no-share") is content.
+const CONTENT_TOKEN =
+  /^(?:entry|entry-content|post|post-content|post-body|article|article-body|article-content|content|main|main-content|story|story-body|text|body|hentry)$/i;
+
+const COMMENTS = /comment|disqus|respond|replies|(?:^|[\s_-])reply(?:$|[\s_-])/i;
+
+export type ChromeKind = "chrome" | "comments";
+
+/** What an element's class and id say about it, if they name page chrome or a comment section. */
+export function chromeKind(el: Element): ChromeKind | undefined {
+  const { class: cls, id } = el.attribs;
+  if (!cls && !id) return undefined;
+  const name = `${cls ?? ""} ${id ?? ""}`;
+  if (COMMENTS.test(name)) return "comments";
+  if (STRONG.test(name)) return cls?.split(/\s+/).some((t) => CONTENT_TOKEN.test(t)) ? undefined : "chrome";
+  if (WEAK.test(name) && !CONTENT_HINT.test(name)) return "chrome";
+  return undefined;
+}

@@ -1,0 +1,91 @@
+import type { AnyNode, Element, ParentNode } from "./dom.js";
+import { isTag, isText } from "./dom.js";
+
+export interface TextStats {
+  /** Visible characters, whitespace not counted. */
+  chars: number;
+  /** Of those, characters inside links. */
+  linkChars: number;
+  /** Commas, the cheapest signal of running prose (any script's comma). */
+  commas: number;
+  /** Descendant element counts that tell prose from widgets. */
+  paragraphs: number;
+  codeBlocks: number;
+  images: number;
+  items: number;
+  inputs: number;
+  headings: number;
+}
+
+const COMMAS = /[,，、،]/g;
+const EMPTY: TextStats = zero();
+
+function zero(): TextStats {
+  return {
+    chars: 0,
+    linkChars: 0,
+    commas: 0,
+    paragraphs: 0,
+    codeBlocks: 0,
+    images: 0,
+    items: 0,
+    inputs: 0,
+    headings: 0,
+  };
+}
+
+function countTag(total: TextStats, name: string): void {
+  if (name === "p") total.paragraphs++;
+  else if (name === "pre") total.codeBlocks++;
+  else if (name === "img") total.images++;
+  else if (name === "li") total.items++;
+  else if (name === "input" || name === "select" || name === "textarea" || name === "button") total.inputs++;
+  else if (name.length === 2 && name[0] === "h" && name[1]! >= "1" && name[1]! <= "6") total.headings++;
+}
+
+/** Text statistics for every element of a subtree, computed in one pass. */
+export class TextStatsIndex {
+  private readonly stats = new Map<Element, TextStats>();
+
+  constructor(root: ParentNode) {
+    this.collect(root, false);
+  }
+
+  of(el: Element): TextStats {
+    return this.stats.get(el) ?? EMPTY;
+  }
+
+  linkDensity(el: Element): number {
+    const s = this.of(el);
+    return s.chars ? s.linkChars / s.chars : 0;
+  }
+
+  private collect(node: AnyNode | ParentNode, inLink: boolean): TextStats {
+    if (isText(node)) {
+      const chars = node.data.replace(/\s+/g, "").length;
+      const stats = zero();
+      stats.chars = chars;
+      stats.linkChars = inLink ? chars : 0;
+      stats.commas = node.data.match(COMMAS)?.length ?? 0;
+      return stats;
+    }
+    if (!isTag(node) && node.type !== "root") return EMPTY;
+    const here = inLink || (isTag(node) && node.name === "a");
+    const total = zero();
+    for (const child of (node as ParentNode).children) {
+      const s = this.collect(child, here);
+      total.chars += s.chars;
+      total.linkChars += s.linkChars;
+      total.commas += s.commas;
+      total.paragraphs += s.paragraphs;
+      total.codeBlocks += s.codeBlocks;
+      total.images += s.images;
+      total.items += s.items;
+      total.inputs += s.inputs;
+      total.headings += s.headings;
+      if (isTag(child)) countTag(total, child.name);
+    }
+    if (isTag(node)) this.stats.set(node, total);
+    return total;
+  }
+}
