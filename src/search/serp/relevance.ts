@@ -9,9 +9,10 @@ const STOPWORDS = new Set(
   ).split(" "),
 );
 
-// Scripts written without spaces: word overlap cannot be judged by splitting on spaces, so the check abstains.
+// Scripts written without spaces, and Korean, whose particles glue onto two-syllable words ("서울" ⇒ "서울의"):
+// word overlap cannot be judged by splitting on spaces there, so the check abstains.
 const UNSPACED_SCRIPT =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}]/u;
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
 /** Lower-cased words of two letters or more, stopwords removed. */
 export function contentWords(text: string): string[] {

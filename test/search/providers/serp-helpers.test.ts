@@ -55,6 +55,8 @@ describe("relevance", () => {
     expect(looksRelevant("javascript tutorial", [hit("Weather in Paris")])).toBe(false);
     expect(looksRelevant("the of and", [hit("anything")])).toBe(true);
     expect(looksRelevant("東京 天気", [hit("unrelated")])).toBe(true);
+    expect(looksRelevant("서울 날씨", [hit("서울의 날씨는")])).toBe(true);
+    expect(looksRelevant("Москва погода", [hit("Погода в Москве")])).toBe(true);
   });
   it("forgives the typos an engine corrects, not different words", () => {
     const hit = (title: string) => ({ title, url: "https://ex.com/", snippet: "" });
