@@ -35,6 +35,21 @@ describe("parseBraveResponse", () => {
     expect(out.hits.some((h) => h.date && !Number.isNaN(Date.parse(h.date)))).toBe(true);
   });
 
+  it("keeps escaped markup as text while dropping real tags", () => {
+    const out = parseBraveResponse({
+      web: {
+        results: [
+          {
+            title: "A &amp; B",
+            url: "https://a.example/",
+            description: "use &lt;b&gt; not <strong>bold</strong>",
+          },
+        ],
+      },
+    });
+    expect(out.status === "ok" && out.hits[0]).toMatchObject({ title: "A & B", snippet: "use <b> not bold" });
+  });
+
   it("stops at the limit and calls an empty web block empty", () => {
     const out = parseBraveResponse(body, 3);
     expect(out.status === "ok" && out.hits.length).toBe(3);
