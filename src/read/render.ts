@@ -1,5 +1,5 @@
 import { accessSync, constants } from "node:fs";
-import { type Browser, chromium, type Page, type Route } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page, type Route } from "playwright-core";
 import type { Deadline } from "../core/deadline.js";
 import type { Failure } from "../core/status.js";
 import { CHROME_USER_AGENT, type Net } from "../net/client.js";
@@ -86,12 +86,14 @@ const DROP_RESPONSE_HEADERS = /^(content-encoding|content-length|transfer-encodi
 /**
  * Headless Chromium where the browser never dials anything itself: every request it makes is intercepted and
  * either refused or fetched through websift's own `net` (the same URL policy, vetted DNS and byte caps), then
- * handed back with route.fulfill. One browser is shared by all renders, one fresh context per render.
+ * handed back with route.fulfill. One browser is shared by all renders, one fresh context per render; the next
+ * context is opened while the current page renders, since opening one costs a second on a busy machine.
  */
 export function createRenderer(options: RendererOptions = {}): Renderer {
   const executablePath = options.executablePath ?? CHROMIUM_PATH;
   const idleMs = options.idleMs ?? 30_000;
   let browser: Promise<Browser> | undefined;
+  let spare: Promise<Tab> | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   let active = 0;
 
@@ -109,7 +111,9 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
       browser = launching;
       // A crashed or failed browser is forgotten, so the next render launches a new one.
       const forget = () => {
-        if (browser === launching) browser = undefined;
+        if (browser !== launching) return;
+        browser = undefined;
+        spare = undefined;
       };
       launching.then((b) => b.on("disconnected", forget), forget);
     }
@@ -119,6 +123,7 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
   async function closeBrowser(): Promise<void> {
     const current = browser;
     browser = undefined;
+    spare = undefined;
     if (idleTimer) clearTimeout(idleTimer);
     if (current) await current.then((b) => b.close()).catch(() => {});
   }
@@ -129,7 +134,15 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
       active++;
       try {
         const b = await beforeDeadline(launch(request.deadline), request.deadline);
-        return await renderIn(b, request);
+        const opening = spare ?? openTab(b);
+        spare = undefined;
+        const tab = await beforeDeadline(opening, request.deadline).catch((err) => {
+          void opening.then((t) => t.context.close()).catch(() => {});
+          throw err;
+        });
+        spare = openTab(b);
+        spare.catch(() => {});
+        return await renderIn(tab, request);
       } catch (err) {
         return renderFailure(err, request.deadline);
       } finally {
@@ -144,32 +157,51 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
   };
 }
 
-async function renderIn(browser: Browser, request: RenderRequest): Promise<RenderedPage | RenderFailure> {
-  const { deadline } = request;
-  const opening = browser.newContext({
+/** A fresh context and blank page whose interception serves whichever render it is bound to, refusing until then. */
+interface Tab {
+  context: BrowserContext;
+  page: Page;
+  bind(request: RenderRequest, traffic: Traffic): void;
+}
+
+async function openTab(browser: Browser): Promise<Tab> {
+  const context = await browser.newContext({
     userAgent: CHROME_USER_AGENT,
     serviceWorkers: "block",
     acceptDownloads: false,
     viewport: { width: 1280, height: 900 },
   });
-  // Each step is raced against the deadline: on a loaded machine even opening a tab can take seconds.
-  const context = await beforeDeadline(opening, deadline).catch((err) => {
-    void opening.then((c) => c.close()).catch(() => {});
+  let bound: { request: RenderRequest; traffic: Traffic } | undefined;
+  try {
+    await context.routeWebSocket(/.*/, (ws) => ws.close({ code: 1008, reason: "websift: no websockets" }));
+    await context.route("**/*", (route) =>
+      bound
+        ? serveThroughNet(route, bound.request, bound.traffic)
+        : route.abort("blockedbyclient").catch(() => {}),
+    );
+    const page = await context.newPage();
+    return {
+      context,
+      page,
+      bind(request, traffic) {
+        bound = { request, traffic };
+      },
+    };
+  } catch (err) {
+    await context.close().catch(() => {});
     throw err;
-  });
+  }
+}
+
+async function renderIn(tab: Tab, request: RenderRequest): Promise<RenderedPage | RenderFailure> {
+  const { deadline } = request;
+  const { context, page } = tab;
+  // Each step is raced against the deadline: on a loaded machine even a blank page can take seconds.
   const onAbort = () => void context.close().catch(() => {});
   deadline.signal.addEventListener("abort", onAbort, { once: true });
   const traffic = { fetched: 0, refused: 0, inflight: 0, bytes: 0, documentServed: false };
+  tab.bind(request, traffic);
   try {
-    await beforeDeadline(
-      context.routeWebSocket(/.*/, (ws) => ws.close({ code: 1008, reason: "websift: no websockets" })),
-      deadline,
-    );
-    await beforeDeadline(
-      context.route("**/*", (route) => serveThroughNet(route, request, traffic)),
-      deadline,
-    );
-    const page = await beforeDeadline(context.newPage(), deadline);
     await beforeDeadline(
       page.goto(request.url, { waitUntil: "domcontentloaded", timeout: Math.max(1, deadline.remaining()) }),
       deadline,
