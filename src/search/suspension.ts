@@ -10,6 +10,11 @@ const MINUTE = 60_000;
 export function suspensionFor(failure: Failure): { ms: number; reason: string } | undefined {
   switch (failure.status) {
     case "blocked":
+      // A page we could not recognise may be an honest no-results page we have no capture of, and results that
+      // ignore the query are a warning more than a wall: both earn a short rest, a real challenge the long one.
+      if (failure.code === "unknown_page") return { ms: 5 * MINUTE, reason: "unrecognised page" };
+      if (failure.code === "soft_block")
+        return { ms: 10 * MINUTE, reason: "results unrelated to the query (soft block)" };
       return { ms: 30 * MINUTE, reason: "challenge or CAPTCHA" };
     case "rate_limited":
       return {

@@ -1,0 +1,105 @@
+// Answer latency on the simulated web with injected latencies.
+// 1. The answer takes no longer than the slowest request it truly needed plus 50 ms: the search (DuckDuckGo and the
+//    Instant Answer API run in parallel) and then the top page; the other two pages are read in parallel and
+//    must not add to it.
+// 2. The three-page cascade (top two pages are cookie walls) is at least 2.5x faster than reading them one by one.
+import { register } from "tsx/esm/api";
+
+register();
+const { startSimWeb } = await import("../test/simweb/index.ts");
+const { ddgResultsPage, article } = await import("../test/ground/answer/ddg-page.ts");
+const { createWebsift } = await import("../dist/websift.js");
+
+const quick = process.argv.includes("--quick");
+const runs = quick ? 3 : 9;
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const HTML = { "content-type": "text/html; charset=utf-8" };
+const QUERY = "zugspitze glacier height";
+const RELEVANT = [
+  "The Zugspitze is the highest peak of Germany, at 2,962 metres.",
+  "Its glacier has been shrinking for decades.",
+];
+const WALL = ["We value your privacy. Accept all to continue browsing."];
+
+const web = await startSimWeb();
+function serve(pages, latency) {
+  web.reset();
+  web.route("html.duckduckgo.com", "/html/", {
+    headers: HTML,
+    body: ddgResultsPage(
+      Object.keys(pages).map((p, i) => ({
+        title: `Zugspitze glacier ${i}`,
+        url: `https://www.example.com${p}`,
+        snippet: "Zugspitze glacier height",
+      })),
+    ),
+  });
+  web.route("api.duckduckgo.com", "/", {
+    headers: { "content-type": "application/x-javascript" },
+    body: "{}",
+  });
+  for (const [path, paragraphs] of Object.entries(pages))
+    web.route("www.example.com", path, { headers: HTML, body: article(`Page ${path}`, paragraphs) });
+  web.setLatency((req) => latency[req.host === "www.example.com" ? req.path : req.host] ?? 0);
+}
+
+async function timed(fn) {
+  const websift = createWebsift({ ...web.netConfig, env: {}, settings: { ddgRetryDelayMs: 5 } });
+  const t0 = performance.now();
+  const out = await fn(websift);
+  const ms = performance.now() - t0;
+  await websift.close();
+  return { ms, out };
+}
+
+// 1. Needed path: max(DDG 200, instant 100) + top page 300 = 500 ms; pages two and three are slower still.
+const needed = {
+  "html.duckduckgo.com": 200,
+  "api.duckduckgo.com": 100,
+  "/one": 300,
+  "/two": 450,
+  "/three": 600,
+};
+serve({ "/one": RELEVANT, "/two": RELEVANT, "/three": RELEVANT }, needed);
+const neededMs = Math.max(200, 100) + 300;
+const answerTimes = [];
+for (let i = 0; i < runs; i++) {
+  const { ms, out } = await timed((w) => w.answer(QUERY));
+  if (out.status !== "ok") throw new Error(`answer failed: ${out.status}`);
+  answerTimes.push(ms);
+}
+
+// 2. Cascade vs one by one: pages 1 and 2 are walls, page 3 answers; 400 ms each.
+const slow = { "html.duckduckgo.com": 0, "api.duckduckgo.com": 0, "/w1": 400, "/w2": 400, "/ok": 400 };
+serve({ "/w1": WALL, "/w2": WALL, "/ok": RELEVANT }, slow);
+const cascadeTimes = [];
+const sequentialTimes = [];
+for (let i = 0; i < runs; i++) {
+  const c = await timed((w) => w.answer(QUERY));
+  if (c.out.status !== "ok") throw new Error(`cascade answer failed: ${c.out.status}`);
+  const search = await timed((w) => w.search(QUERY));
+  const s = await timed(async (w) => {
+    for (const p of ["/w1", "/w2", "/ok"])
+      await w.read(`https://www.example.com${p}`, { maxChars: 1500, lookingFor: QUERY });
+  });
+  cascadeTimes.push(c.ms);
+  sequentialTimes.push(search.ms + s.ms);
+}
+void web.close();
+
+const f = (x) => x.toFixed(0);
+const ratio = median(sequentialTimes) / median(cascadeTimes);
+console.log(`## Answer latency
+
+Simulated web with injected latencies, median of ${runs} runs, a fresh instance (cold caches) each run.
+
+| scenario | median ms | bound | verdict |
+| --- | ---: | --- | --- |
+| answer, needed path = max(DDG 200, instant 100) + top page 300 (pages 2–3 at 450/600 ms) | ${f(median(answerTimes))} | ≤ ${neededMs + 50} (needed ${neededMs} + 50) | ${median(answerTimes) <= neededMs + 50 ? "met" : "missed"} |
+| cascade of 3 pages, top two are cookie walls, 400 ms each | ${f(median(cascadeTimes))} | | |
+| same search, then the 3 pages read one by one | ${f(median(sequentialTimes))} | | |
+| speed-up of the cascade | ${ratio.toFixed(2)}× | ≥ 2.5× | ${ratio >= 2.5 ? "met" : "missed"} |`);
+process.exit(0);
