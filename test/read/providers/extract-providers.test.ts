@@ -116,6 +116,15 @@ describe("extract providers through the simulated web", () => {
     expect(sent.text.maxCharacters).toBeGreaterThan(0);
   });
 
+  it("exa: the request has the documented shape", async () => {
+    h.sim.route("api.exa.ai", "/contents", json(fixtureText("exa/exa-contents.FROM-DOCS.json")));
+    await contentsWithExa(ARXIV, h.ctx({ EXA_API_KEY: EXA_KEY }), Deadline.after(5000));
+    const documented = fixtureJson("exa/exa-contents.request.FROM-DOCS.json") as { urls: string[] };
+    const sent = JSON.parse(h.sim.requests[0].body);
+    expect(sent.urls).toEqual(documented.urls);
+    expect(sent.text).toBeTruthy();
+  });
+
   it("both are disabled without a key and send nothing", async () => {
     const ctx = h.ctx({});
     expect(await extractWithTavily(WIKI, ctx, Deadline.after(1000))).toMatchObject({

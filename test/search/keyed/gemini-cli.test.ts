@@ -70,6 +70,11 @@ describe("parseGeminiCliOutput", () => {
     expect(parseGeminiCliOutput(JSON.stringify({ response: "x" }), 1)).toMatchObject({ code: "cli_error" });
   });
 
+  it("treats stream-json output (the wrong mode) as a typed failure", () => {
+    const out = parseGeminiCliOutput(fixtureText("gemini/gemini-cli-output-stream-json.FROM-DOCS.jsonl"), 0);
+    expect(out).toMatchObject({ status: "error", code: "bad_response" });
+  });
+
   it("finds sources as numbered lines, markdown links and bare URLs, once each", () => {
     const hits = sourcesIn(
       `${ANSWER}\nSee [MDN](https://developer.mozilla.org/x) and https://example.org/a.`,

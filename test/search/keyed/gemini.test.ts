@@ -67,6 +67,17 @@ describe("parseGeminiResponse", () => {
     });
   });
 
+  it("sends a single-turn request shaped like the recorded exchange", () => {
+    const exchange = fixtureJson(
+      "gemini/gemini-2.5-pro-generatecontent-google-search-sf-weather.exchange.json",
+    ) as {
+      request: { body: { contents: unknown } };
+    };
+    expect(geminiRequest("What is the weather in San Francisco today?").contents).toEqual(
+      exchange.request.body.contents,
+    );
+  });
+
   it("asks with the google_search tool", () => {
     expect(geminiRequest("hello")).toMatchObject({
       contents: [{ role: "user", parts: [{ text: "hello" }] }],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Deadline } from "../../../src/core/deadline.js";
 import type { ProviderQuery } from "../../../src/search/provider.js";
-import { parseTavilyResponse, tavily } from "../../../src/search/providers/tavily.js";
+import { parseTavilyResponse, tavily, tavilyRequest } from "../../../src/search/providers/tavily.js";
 import { fixtureJson, fixtureText, type Harness, json, startHarness } from "./harness.js";
 
 const KEY = "test-SECRET-tavily-0002";
@@ -88,6 +88,17 @@ describe("tavily through the simulated web", () => {
     h.sim.route(HOST, "/search", json({ results: [] }));
     await run(q({ timeRange: "w", limit: 50 }));
     expect(JSON.parse(h.sim.requests[0].body)).toMatchObject({ time_range: "week", max_results: 20 });
+  });
+
+  it("spells the time range as the documented request does", () => {
+    const documented = fixtureJson("tavily/tavily-search-news-time-range.request.FROM-DOCS.json") as Record<
+      string,
+      unknown
+    >;
+    const body = tavilyRequest(q({ timeRange: "w", limit: 5 }));
+    expect(body.time_range).toBe(documented.time_range);
+    expect(body.max_results).toBe(documented.max_results);
+    expect(body.search_depth).toBe(documented.search_depth);
   });
 
   it.each([
