@@ -18,7 +18,7 @@ export interface DocumentKey {
 
 export function documentCacheKey(key: DocumentKey): string {
   const digest = createHash("sha256")
-    .update(JSON.stringify([key.url, key.render, key.via]))
+    .update(JSON.stringify([withoutFragment(key.url), key.render, key.via]))
     .digest("hex");
   return `read:page:${digest.slice(0, 40)}`;
 }
@@ -38,4 +38,10 @@ export async function cacheDocument(store: Store, key: DocumentKey, doc: ReadDoc
   } catch {
     // Same reason: a read succeeds without its cache.
   }
+}
+
+/** A fragment names a place in the same document, which is fetched (and cached) once. */
+function withoutFragment(url: string): string {
+  const hash = url.indexOf("#");
+  return hash === -1 ? url : url.slice(0, hash);
 }

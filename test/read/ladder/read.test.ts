@@ -318,6 +318,8 @@ describe("read: sizing and the page cache", () => {
     });
     expect(again.attempts).toEqual([{ provider: "cache", status: "ok", ms: expect.any(Number) }]);
     expect(h.sim.requests).toHaveLength(1);
+    const atSection = await read(`https://${SITE}/harbour#today`, never, ctx);
+    expect(atSection.cached).toBe(true);
     await read(`https://${SITE}/harbour`, { render: "auto" }, ctx);
     expect(h.sim.requests).toHaveLength(2);
   });
