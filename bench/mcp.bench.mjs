@@ -1,0 +1,191 @@
+// MCP surface: cold start of `websift mcp` to an answered initialize over stdio; the MCP layer's own time per
+// call over the library call (Streamable HTTP and in-process, simulated web at a fixed latency); 8 concurrent
+// sessions × 120 calls; and what the three tools cost a model in tokens (o200k, via gpt-tokenizer).
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { countTokens } from "gpt-tokenizer";
+import { register } from "tsx/esm/api";
+
+register();
+const { startSimWeb } = await import("../test/simweb/index.ts");
+const { createWebsift } = await import("../dist/websift.js");
+const { MemoryStore } = await import("../dist/store/store.js");
+const { createMcpServer } = await import("../dist/mcp/server.js");
+const { startMcpHttp } = await import("../dist/mcp/http.js");
+
+const quick = process.argv.includes("--quick");
+const LATENCY_MS = 50;
+
+/** The tide-table pages every measured call reads, each URL fresh so no page-cache hit hides the work. */
+async function startWeb() {
+  const web = await startSimWeb();
+  const page = (n) =>
+    `<html><head><title>Tide tables ${n}</title></head><body><main><article><h1>Tide tables</h1>${"<p>A tide table lists the times and heights of high and low water for one harbour, day by day.</p>".repeat(20)}</article></main></body></html>`;
+  web.route("www.example.com", /^\/tides\/\d+$/, (req) => ({
+    headers: { "content-type": "text/html" },
+    body: page(req.path),
+  }));
+  web.setLatency(LATENCY_MS);
+  const websift = createWebsift({ ...web.netConfig, env: {}, store: new MemoryStore(), timeoutMs: 15_000 });
+  return { web, websift };
+}
+
+// Child mode: the HTTP server alone in its own process, so its peak RSS is not mixed with the clients'.
+if (process.argv.includes("--serve")) {
+  const { websift } = await startWeb();
+  const server = await startMcpHttp({ websift, port: 0, maxConcurrentCalls: 8 });
+  process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
+  process.stdin.resume();
+  process.stdin.on("end", () => {
+    process.stdout.write(`${JSON.stringify({ maxRssKb: process.resourceUsage().maxRSS })}\n`);
+    process.exit(0);
+  });
+  await new Promise(() => {});
+}
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const pct = (xs, p) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const f = (x) => x.toFixed(2);
+
+// 1. Cold start: spawn → initialize answered, with web access off so nothing leaves the machine.
+function coldStart() {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, ["dist/cli/main.js", "mcp"], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, WEBSIFT_ENABLED: "0" },
+      stdio: ["pipe", "pipe", "ignore"],
+    });
+    let out = "";
+    child.stdout.on("data", (c) => {
+      out += c;
+      if (out.includes('"id":1')) {
+        const ms = performance.now() - t0;
+        child.kill();
+        resolve(ms);
+      }
+    });
+    child.on("error", reject);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } } })}\n`,
+    );
+  });
+}
+const cold = [];
+for (let i = 0; i < (quick ? 3 : 9); i++) cold.push(await coldStart());
+
+// 2–4 against the simulated web.
+const { web, websift } = await startWeb();
+let n = 0;
+const nextUrl = () => `https://www.example.com/tides/${n++}`; // fresh URL: no page-cache hit on either side
+
+const http = await startMcpHttp({ websift, port: 0, maxConcurrentCalls: 8 });
+const httpClient = new Client({ name: "bench", version: "1" });
+await httpClient.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+await createMcpServer({ websift }).connect(serverSide);
+const memClient = new Client({ name: "bench", version: "1" });
+await memClient.connect(clientSide);
+
+const callMcp = async (client) => {
+  const r = await client.callTool({ name: "web_fetch", arguments: { url: nextUrl() } });
+  if (r.isError) throw new Error(r.content[0].text);
+};
+const callLib = async () => {
+  const r = await websift.read(nextUrl());
+  if (r.status !== "ok") throw new Error(r.error?.message);
+};
+for (let i = 0; i < 5; i++) {
+  await callLib();
+  await callMcp(httpClient);
+  await callMcp(memClient);
+}
+const lib = [];
+const overHttp = [];
+const overMem = [];
+const runs = quick ? 20 : 80;
+const time = async (fn, into) => {
+  const t0 = performance.now();
+  await fn();
+  into.push(performance.now() - t0);
+};
+for (let i = 0; i < runs; i++) {
+  await time(callLib, lib);
+  await time(() => callMcp(httpClient), overHttp);
+  await time(() => callMcp(memClient), overMem);
+}
+
+// 3. Concurrent sessions against the server in its own process, each its own client and session.
+const sessions = 8;
+const perSession = quick ? 30 : 120;
+let errors = 0;
+const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--serve"], {
+  stdio: ["pipe", "pipe", "inherit"],
+});
+const lines = (async function* () {
+  let buf = "";
+  for await (const chunk of child.stdout) {
+    buf += chunk;
+    let at = buf.indexOf("\n");
+    while (at >= 0) {
+      yield JSON.parse(buf.slice(0, at));
+      buf = buf.slice(at + 1);
+      at = buf.indexOf("\n");
+    }
+  }
+})();
+const { url: childUrl } = (await lines.next()).value;
+let fresh = 0;
+const t0 = performance.now();
+await Promise.all(
+  Array.from({ length: sessions }, async () => {
+    const c = new Client({ name: "bench-session", version: "1" });
+    await c.connect(new StreamableHTTPClientTransport(new URL(childUrl)));
+    for (let i = 0; i < perSession; i++) {
+      const r = await c
+        .callTool({ name: "web_fetch", arguments: { url: `https://www.example.com/tides/${fresh++}` } })
+        .catch(() => ({ isError: true }));
+      if (r.isError) errors++;
+    }
+    await c.close();
+  }),
+);
+const concurrentMs = performance.now() - t0;
+child.stdin.end();
+const { maxRssKb } = (await lines.next()).value;
+
+// 4. Tokens of what tools/list puts in front of a model.
+const { tools } = await memClient.listTools();
+const toolTokens = countTokens(JSON.stringify(tools));
+const perTool = tools.map((t) => `${t.name} ${countTokens(JSON.stringify(t))}`).join(", ");
+
+await httpClient.close();
+await memClient.close();
+await http.close();
+await websift.close();
+void web.close();
+
+const p50 = (xs) => pct(xs, 50);
+console.log(`## MCP server
+
+Cold start is \`node dist/cli/main.js mcp\` spawned until its initialize reply (web access off), ${cold.length} runs.
+Per-call overhead: \`web_fetch\` of a fresh URL through MCP minus \`websift.read\` of a fresh URL, simulated web
+at a fixed ${LATENCY_MS} ms latency, ${runs} calls each, interleaved. The concurrent run is ${sessions} Streamable HTTP
+sessions × ${perSession} calls (fresh URLs) against the server in a process of its own; its peak RSS includes the
+simulated web it reads from.
+
+| measure | value | target |
+| --- | ---: | --- |
+| cold start to initialize answered (stdio), median | ${f(p50(cold))} ms | |
+| library \`read\` per call, p50 | ${f(p50(lib))} ms | |
+| MCP overhead per call, Streamable HTTP, p50 | ${f(p50(overHttp) - p50(lib))} ms | < 3 ms |
+| MCP overhead per call, in-process transport, p50 | ${f(p50(overMem) - p50(lib))} ms | |
+| ${sessions} sessions × ${perSession} calls: errors | ${errors} | 0 |
+| ${sessions} sessions × ${perSession} calls: wall time | ${f(concurrentMs)} ms | |
+| server process peak RSS (concurrent run) | ${(maxRssKb / 1024).toFixed(0)} MB | < 150 MB |
+| tools/list tokens (3 tools, schemas + descriptions, o200k) | ${toolTokens} | < 1,500 |
+| per tool | ${perTool} | |`);
+process.exit(0);
