@@ -16,6 +16,8 @@ import {
 
 const ENDPOINT = "https://api.search.brave.com/res/v1/web/search";
 const DEFAULT_INTERVAL_MS = 1000;
+/** A request fired with less than this left could not finish: it would only spend a slot and a credit. */
+const MIN_REQUEST_MS = 300;
 
 // Brave answers 422 VALIDATION for a country or language outside its lists, so only these are passed.
 const COUNTRIES = new Set(
@@ -62,13 +64,13 @@ export const brave: Provider = {
 
 /**
  * Brave's free plan allows one request a second: parallel agents queue here instead of earning 429s. A wait
- * longer than the deadline allows is answered locally, without a request.
+ * that leaves no time for the request is answered locally, without one.
  */
 async function waitForSlot(ctx: ProviderContext, deadline: Deadline): Promise<Failure | undefined> {
   const intervalMs = braveIntervalMs(ctx);
   const wait = await ctx.store.reserveSlot("rate:brave", intervalMs);
   if (wait <= 0) return undefined;
-  if (wait >= deadline.remaining())
+  if (wait + MIN_REQUEST_MS > deadline.remaining())
     return {
       ...rateLimited(
         "brave",

@@ -197,4 +197,12 @@ describe("brave rate limiter", () => {
     expect(out.status === "rate_limited" && out.retryAfter).toBeGreaterThanOrEqual(59);
     expect(h.sim.requests).toHaveLength(0);
   });
+
+  it("does not fire when the wait would leave no time for the request itself", async () => {
+    const store = new MemoryStore();
+    await store.reserveSlot("rate:brave", 1000);
+    const out = await brave.search(q(), h.ctx({ BRAVE_API_KEY: KEY }, { store }), Deadline.after(1100));
+    expect(out).toMatchObject({ status: "rate_limited", code: "local_rate_limit" });
+    expect(h.sim.requests).toHaveLength(0);
+  });
 });
