@@ -56,6 +56,8 @@ export interface LadderOptions {
 export const READ_ACCEPT = "text/markdown, text/html;q=0.9, */*;q=0.8";
 const MAX_PAGE_BYTES = 10 * 1024 * 1024;
 const LLMS_TXT_BUDGET_MS = 5000;
+/** Prose a page needs to stand as a (short) page of its own once rendering has shown it is not a shell. */
+const MIN_SHORT_PAGE = 100;
 
 /** The direct ladder: GET (markdown first) → alternate → pdf/text/binary → extract → embedded data → render. */
 export async function runLadder(
@@ -188,7 +190,7 @@ async function fromHtml(
   const canRender = options.render === "always" || (options.render === "auto" && chromiumAvailable());
   if (options.render === "always") {
     const rendered = await renderRung(res, base, 0, ctx, options.deadline, attempts);
-    if (rendered) return done(attempts, rendered);
+    if (typeof rendered === "object") return done(attempts, rendered);
   }
 
   const t0 = Date.now();
@@ -220,16 +222,14 @@ async function fromHtml(
     return done(attempts, { ...page, title, markdown: embedded.markdown, source: "embedded-data" });
   }
 
+  const staticProse = proseLength(extracted.markdown);
   if (canRender && options.render !== "always") {
-    const rendered = await renderRung(
-      res,
-      base,
-      proseLength(extracted.markdown),
-      ctx,
-      options.deadline,
-      attempts,
-    );
-    if (rendered) return done(attempts, rendered);
+    const rendered = await renderRung(res, base, staticProse, ctx, options.deadline, attempts);
+    if (typeof rendered === "object") return done(attempts, rendered);
+    // The browser ran the scripts and found nothing more: a short page that merely mentions JavaScript (a
+    // comments widget's notice) is what it looked like. A bare "Loading…" is still not passed off as a page.
+    if (rendered === "no-gain" && staticProse >= MIN_SHORT_PAGE)
+      return done(attempts, { ...page, markdown: extracted.markdown, source: "extracted-html" });
   }
   const why =
     options.render === "never"
@@ -253,7 +253,7 @@ async function renderRung(
   ctx: LadderContext,
   deadline: Deadline,
   attempts: Attempt[],
-): Promise<ReadDocument | undefined> {
+): Promise<ReadDocument | "no-gain" | "failed"> {
   const t0 = Date.now();
   const rendered = await ctx.renderer().render({
     url: res.finalUrl,
@@ -263,7 +263,7 @@ async function renderRung(
   });
   if (!rendered.ok) {
     attempts.push(attemptOf("render", Date.now() - t0, rendered));
-    return undefined;
+    return "failed";
   }
   const extracted = await extractMarkdown(rendered.html, rendered.finalUrl);
   const prose = proseLength(extracted.markdown);
@@ -274,7 +274,7 @@ async function renderRung(
       ms: Date.now() - t0,
       error: "no more text after rendering",
     });
-    return undefined;
+    return "no-gain";
   }
   attempts.push({ provider: "render", status: "ok", ms: Date.now() - t0 });
   return {

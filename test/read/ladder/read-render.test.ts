@@ -90,5 +90,45 @@ describe.runIf(chromiumAvailable())(
       expect(page.source).toBe("rendered");
       expect(page.markdown).toContain("Added by script.");
     });
+
+    it("keeps a short static page that only mentions JavaScript once rendering adds nothing", async () => {
+      const note =
+        "Opening hours: the harbour office is open from nine to five on weekdays, and from ten to one on Saturdays.";
+      h.sim.route(
+        SITE,
+        "/hours",
+        html(
+          `<article><h1>Hours</h1><p>${note}</p></article><noscript>Please enable JavaScript to view the comments.</noscript>`,
+        ),
+      );
+      const page = await read(
+        `http://${SITE}/hours`,
+        { render: "auto", deadline: 60_000 },
+        { ...h.ctx(), renderer },
+      );
+      expect(page).toMatchObject({ status: "ok", source: "extracted-html" });
+      expect(page.markdown).toContain(note);
+      expect(page.attempts.map((a) => `${a.provider}:${a.status}`)).toEqual([
+        "fetch:ok",
+        "extract:unsupported",
+        "embedded-data:empty",
+        "render:empty",
+      ]);
+    });
+
+    it("still labels a shell whose scripts write nothing 'needs JavaScript'", async () => {
+      h.sim.route(
+        SITE,
+        "/broken",
+        html('<div id="app"></div><script>throw new Error("bundle failed")</script>'),
+      );
+      const page = await read(
+        `http://${SITE}/broken`,
+        { render: "auto", deadline: 60_000 },
+        { ...h.ctx(), renderer },
+      );
+      expect(page).toMatchObject({ status: "unsupported", error: { code: "needs_javascript" } });
+      expect(page.error?.message).toContain("rendering did not help");
+    });
   },
 );
