@@ -27,13 +27,14 @@ export const searxng: Provider = {
     if (typeof url !== "string") return url;
     const res = await ctx.net.request(url, { deadline, headers: { accept: "application/json" } });
     if (!res.ok) {
+      // net refuses private and loopback addresses, where many SearXNG instances live; it is not weakened here.
       if (res.code === "blocked_url")
         return {
           status: "denied",
-          code: "private_instance",
+          code: "instance_refused",
           message:
-            "searxng: SEARXNG_URL points to a private or local address, which the network guard refuses " +
-            `(${res.message}); the operator must trust that origin explicitly`,
+            `searxng: the network guard refused SEARXNG_URL (${res.message}); an instance on a private or ` +
+            "local address needs its origin trusted explicitly by the operator",
         };
       return transportFailure("searxng", res);
     }

@@ -143,9 +143,10 @@ describe("searxng through the simulated web", () => {
     h.sim.resolveAs("searx.lan", ["192.168.1.20"]);
     h.sim.route("searx.lan", "/search", json(fixtureText(FIXTURE)));
     const out = await run(q(), { SEARXNG_URL: "http://searx.lan:8888" });
-    expect(out).toMatchObject({ status: "denied", code: "private_instance" });
+    expect(out).toMatchObject({ status: "denied", code: "instance_refused" });
+    expect(out.status === "denied" && out.message).toMatch(/private or local address.*trusted explicitly/);
     const literal = await run(q(), { SEARXNG_URL: "http://127.0.0.1:8888" });
-    expect(literal).toMatchObject({ status: "denied", code: "private_instance" });
+    expect(literal).toMatchObject({ status: "denied", code: "instance_refused" });
     expect(h.sim.requests).toHaveLength(0);
   });
 });
