@@ -58,7 +58,8 @@ export const geminiCli: Provider = {
       return { status: "error", code: "too_large", message: "gemini-cli: output over 4 MB (process killed)" };
     const parsed = parseGeminiCliOutput(run.stdout, run.exitCode);
     if (parsed.status !== "ok") return parsed;
-    return { ...parsed, hits: await resolveGroundingRedirects(parsed.hits, ctx.net, deadline, ctx.log) };
+    const hits = parsed.hits.slice(0, query.limit);
+    return { ...parsed, hits: await resolveGroundingRedirects(hits, ctx.net, deadline, ctx.log) };
   },
 };
 

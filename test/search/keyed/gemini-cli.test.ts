@@ -148,6 +148,13 @@ describe("gemini-cli as a real child process", () => {
     expect(seen.cwd).toContain("websift-gemini-");
   });
 
+  it("keeps to the limit", async () => {
+    const out = await geminiCli.search(q({ limit: 1 }), h.ctx(env("ok")), Deadline.after(10_000));
+    expect(out.status === "ok" && out.hits.map((x) => x.title)).toEqual([
+      "wikipedia.org (unresolved Google redirect link)",
+    ]);
+  });
+
   it("drops a NUL byte from the query instead of throwing with the query in the message", async () => {
     const out = await geminiCli.search(
       q({ query: "capital\0 of France" }),
