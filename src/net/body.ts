@@ -17,6 +17,8 @@ export async function readBody(
   limits: BodyLimits,
   host: string,
 ): Promise<Buffer> {
+  const codings = decompressors(contentEncoding);
+  if (codings.length === 0) return readPlain(body, limits, host);
   const chunks: Buffer[] = [];
   let wire = 0;
   let decoded = 0;
@@ -43,8 +45,54 @@ export async function readBody(
       cb();
     },
   });
-  await pipeline([body, wireCap, ...decompressors(contentEncoding), collector]);
+  await pipeline([body, wireCap, ...codings, collector]);
   return Buffer.concat(chunks);
+}
+
+/**
+ * The common case, no content coding: wire bytes are the body. Read with plain events rather than a pipeline,
+ * which costs an AbortController and a DOMException per request (a fifth of net's overhead on keep-alive).
+ */
+function readPlain(body: NodeJS.ReadableStream, limits: BodyLimits, host: string): Promise<Buffer> {
+  const cap = Math.min(limits.maxBytes, limits.maxDecodedBytes);
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stream = body as NodeJS.ReadableStream & { destroy(error?: Error): void };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > cap) {
+        cleanup();
+        stream.destroy();
+        reject(new NetError("too_large", `${host} sent more than ${cap} bytes`, "body"));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    const onClose = () => {
+      cleanup();
+      reject(new NetError("protocol", `${host} closed the connection during body`, "body"));
+    };
+    const cleanup = () => {
+      stream.removeListener("data", onData);
+      stream.removeListener("end", onEnd);
+      stream.removeListener("error", onError);
+      stream.removeListener("close", onClose);
+      stream.on("error", () => {});
+    };
+    stream.on("data", onData);
+    stream.on("end", onEnd);
+    stream.on("error", onError);
+    stream.on("close", onClose);
+  });
 }
 
 function decompressors(contentEncoding: string | undefined): Transform[] {

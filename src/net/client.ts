@@ -1,4 +1,4 @@
-import diagnostics from "node:diagnostics_channel";
+import { EventEmitter } from "node:events";
 import { Agent, type Dispatcher, ProxyAgent, request } from "undici";
 import { Deadline } from "../core/deadline.js";
 import { readBody } from "./body.js";
@@ -133,25 +133,35 @@ export function createNet(config: NetConfig = {}): Net {
     options: NetRequestOptions,
     headers: Record<string, string>,
     method: string,
+    signal: AbortRelay,
   ) {
     const { dispatcher } = dispatcherFor(url);
-    const tracker: { phase: NetPhase } = { phase: "connect" };
-    pending = tracker;
-    const started = request(url, {
+    return request(url, {
       dispatcher,
       method: method as Dispatcher.HttpMethod,
       headers,
       body: method === "GET" || method === "HEAD" ? undefined : options.body,
-      signal: options.deadline.signal,
+      signal,
       // The deadline is the only clock; undici's own timers would fire with less precise names.
       headersTimeout: 0,
       bodyTimeout: 0,
     });
-    pending = undefined;
-    return { started, tracker };
   }
 
   async function send(rawUrl: string, options: NetRequestOptions): Promise<NetResult> {
+    const state: { relay?: AbortRelay } = {};
+    try {
+      return await follow(rawUrl, options, state);
+    } finally {
+      state.relay?.dispose();
+    }
+  }
+
+  async function follow(
+    rawUrl: string,
+    options: NetRequestOptions,
+    state: { relay?: AbortRelay },
+  ): Promise<NetResult> {
     const t0 = Date.now();
     const deadline = options.deadline;
     const maxRedirects = options.maxRedirects ?? config.maxRedirects ?? 3;
@@ -173,7 +183,7 @@ export function createNet(config: NetConfig = {}): Net {
       if (deadline.expired()) return timeoutFailure(deadline, current, phase);
       const vettedUrl = await vetHop(current, deadline);
       if (!(vettedUrl instanceof URL)) {
-        if (deadline.signal.aborted) return timeoutFailure(deadline, current, "dns");
+        if (deadline.expired()) return timeoutFailure(deadline, current, "dns");
         return vettedUrl;
       }
       seen.add(vettedUrl.href);
@@ -185,11 +195,10 @@ export function createNet(config: NetConfig = {}): Net {
         ...lowerKeys(callerHeaders),
       };
       phase = "connect";
-      let tracker: { phase: NetPhase } | undefined;
       try {
-        const sent = requestOnce(vettedUrl, options, headers, method);
-        tracker = sent.tracker;
-        const res = await untilAborted(sent.started, deadline.signal);
+        state.relay ??= new AbortRelay(deadline);
+        const relay = state.relay;
+        const res = await untilAborted(requestOnce(vettedUrl, options, headers, method, relay), relay);
         phase = "body";
         const resHeaders = flattenHeaders(res.headers);
         if (
@@ -259,10 +268,11 @@ export function createNet(config: NetConfig = {}): Net {
           retryAfter,
         );
       } catch (err) {
-        const at = phase === "connect" && tracker ? tracker.phase : phase;
-        if (deadline.signal.aborted) {
-          if (at === "connect")
-            connecting.abandon(vettedUrl.hostname.replace(/^\[|\]$/g, ""), new Error("deadline"));
+        // Before the response head: still connecting while a connection to this host is being set up.
+        const host = vettedUrl.hostname.replace(/^\[|\]$/g, "");
+        const at = phase === "connect" && !connecting.has(host) ? "headers" : phase;
+        if (deadline.expired()) {
+          if (at === "connect") connecting.abandon(host, new Error("deadline"));
           return timeoutFailure(deadline, current, at);
         }
         return classifyError(err, current, at);
@@ -278,7 +288,7 @@ export function createNet(config: NetConfig = {}): Net {
       try {
         return await send(url, opts);
       } catch (err) {
-        if (opts.deadline.signal.aborted) return timeoutFailure(opts.deadline, url, "connect");
+        if (opts.deadline.expired()) return timeoutFailure(opts.deadline, url, "connect");
         return classifyError(err, url, "connect");
       }
     },
@@ -291,18 +301,6 @@ export function createNet(config: NetConfig = {}): Net {
     },
   };
 }
-
-// undici publishes request creation synchronously inside request(); this links its Request object to our
-// tracker so a timeout can say whether it struck while connecting or while waiting for headers.
-let pending: { phase: NetPhase } | undefined;
-const trackers = new WeakMap<object, { phase: NetPhase }>();
-diagnostics.subscribe("undici:request:create", (message) => {
-  if (pending) trackers.set((message as { request: object }).request, pending);
-});
-diagnostics.subscribe("undici:client:sendHeaders", (message) => {
-  const tracker = trackers.get((message as { request: object }).request);
-  if (tracker) tracker.phase = "headers";
-});
 
 function timeoutFailure(deadline: Deadline, url: string, phase: NetPhase): NetFailure {
   if (deadline.cancelled())
@@ -317,12 +315,32 @@ function timeoutFailure(deadline: Deadline, url: string, phase: NetPhase): NetFa
 }
 
 /**
+ * The deadline's end, relayed through an EventEmitter (undici takes one as its `signal`). Asking the Deadline
+ * for an AbortSignal would create one, which on Node 20 costs more than a keep-alive request on loopback, and
+ * adding and removing AbortSignal listeners costs microseconds more: together most of net's overhead once was.
+ */
+class AbortRelay extends EventEmitter {
+  aborted = false;
+  reason: unknown;
+  readonly dispose: () => void;
+
+  constructor(deadline: Deadline) {
+    super();
+    this.dispose = deadline.onAbort((reason) => {
+      this.aborted = true;
+      this.reason = reason;
+      this.emit("abort");
+    });
+  }
+}
+
+/**
  * undici lets an aborted request wait until its connection is up (connect timeout: 30 s), so the deadline is
  * raced here: the call ends on time whatever undici does. A response that arrives after that is drained away.
  */
 function untilAborted<T extends { body: { destroy(): unknown } }>(
   promise: Promise<T>,
-  signal: AbortSignal,
+  signal: AbortRelay,
 ): Promise<T> {
   if (signal.aborted) {
     promise.then(
@@ -337,15 +355,15 @@ function untilAborted<T extends { body: { destroy(): unknown } }>(
       settled = true;
       reject(signal.reason);
     };
-    signal.addEventListener("abort", onAbort, { once: true });
+    signal.once("abort", onAbort);
     promise.then(
       (value) => {
-        signal.removeEventListener("abort", onAbort);
+        signal.removeListener("abort", onAbort);
         if (settled) value.body.destroy();
         else resolve(value);
       },
       (err) => {
-        signal.removeEventListener("abort", onAbort);
+        signal.removeListener("abort", onAbort);
         if (!settled) reject(err);
       },
     );
@@ -385,7 +403,9 @@ function makeResponse(
     headers,
     redirects,
     bytes,
-    contentType: parseContentType(headers["content-type"]).type,
+    get contentType() {
+      return parseContentType(headers["content-type"]).type;
+    },
     ...(retryAfter !== undefined ? { retryAfter } : {}),
     ms,
     text() {

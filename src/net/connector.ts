@@ -54,6 +54,10 @@ export class ConnectingSockets {
     };
   }
 
+  has(hostname: string): boolean {
+    return this.byHost.has(hostname);
+  }
+
   /** Ends every connection attempt to `hostname` that has not completed yet. */
   abandon(hostname: string, reason: Error): void {
     const set = this.byHost.get(hostname);

@@ -16,14 +16,13 @@ export async function resolveWithin(
   deadline: Deadline,
 ): Promise<string[]> {
   if (deadline.expired()) throw new NetError("timeout", `timeout resolving ${hostname}`, "dns");
-  let onAbort: (() => void) | undefined;
+  let off: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new NetError("timeout", `timeout resolving ${hostname}`, "dns"));
-    deadline.signal.addEventListener("abort", onAbort, { once: true });
+    off = deadline.onAbort(() => reject(new NetError("timeout", `timeout resolving ${hostname}`, "dns")));
   });
   try {
     return await Promise.race([resolve(hostname), aborted]);
   } finally {
-    if (onAbort) deadline.signal.removeEventListener("abort", onAbort);
+    off?.();
   }
 }

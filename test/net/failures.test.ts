@@ -25,7 +25,7 @@ function failingResolver(code: string) {
 }
 
 const call = (client: Net, url: string, options: Partial<Parameters<Net["request"]>[1]> = {}) =>
-  within(client.request(url, { deadline: Deadline.after(2000), ...options }), 8000);
+  within(client.request(url, { deadline: Deadline.after(2000), ...options }), 15_000);
 
 describe("rule 8: named failures, one per code", () => {
   const produced = new Set<string>();
@@ -147,7 +147,7 @@ describe("rule 8: no exception escapes, no stack reaches the caller", () => {
     ["no deadline", "https://www.example.com/", { deadline: undefined as never }],
   ])("%s", async (_what, url, options) => {
     const withDeadline = options === undefined ? undefined : { deadline: Deadline.after(2000), ...options };
-    const r = await within(ctx.net.request(url, withDeadline as never), 8000);
+    const r = await within(ctx.net.request(url, withDeadline as never), 15_000);
     if (!r.ok) {
       expect(r.message).toMatch(/^[^\n]+$/);
       expect(r.message).not.toMatch(/\bat .*\.(ts|js):\d+/);

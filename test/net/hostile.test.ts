@@ -5,14 +5,14 @@ import { expectFailure, get, useSimWeb, within } from "./harness.js";
 
 const ctx = useSimWeb();
 const DEADLINE = 1500;
-const OUTER = DEADLINE + 3000;
+const OUTER = DEADLINE + 10_000;
 
 async function hostileCall(url: string, options: Parameters<typeof get>[3] = {}) {
   const r = await within(get(ctx.net, url, DEADLINE, options), OUTER);
   // The process stays healthy and the next ordinary request succeeds.
-  const next = await within(get(ctx.net, "https://www.example.com/"), 5000);
+  const next = await within(get(ctx.net, "https://www.example.com/"), 15_000);
   expect(next.ok && next.status).toBe(200);
-  const plain = await within(get(ctx.net, `http://${HOSTILE_HOST}/`), 5000);
+  const plain = await within(get(ctx.net, `http://${HOSTILE_HOST}/`), 15_000);
   expect(plain.ok && plain.status).toBe(200);
   return r;
 }

@@ -1,0 +1,59 @@
+// Runs every bench/*.bench.mjs in name order (each prints one markdown section) and rewrites bench/RESULTS.md
+// as a header about this machine followed by those sections. `node bench/run.mjs --quick` for a short run.
+// Run through `npm run bench`, which builds dist/ first.
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+
+const dir = fileURLToPath(new URL(".", import.meta.url));
+const args = process.argv.slice(2);
+const only = args.filter((a) => !a.startsWith("--"));
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith(".bench.mjs"))
+  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .sort();
+
+function cpuModel() {
+  try {
+    const line = readFileSync("/proc/cpuinfo", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("model name"));
+    if (line) return line.split(":")[1].trim();
+  } catch {}
+  return os.cpus()[0]?.model ?? "unknown";
+}
+
+const header = [
+  "# websift benchmarks",
+  "",
+  "Written by `npm run bench` (bench/run.mjs); do not edit by hand.",
+  "",
+  "| | |",
+  "| --- | --- |",
+  `| date | ${new Date().toISOString()} |`,
+  `| node | ${process.version} |`,
+  `| CPU | ${cpuModel()} |`,
+  `| cores | ${os.cpus().length} |`,
+  `| memory | ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB |`,
+  `| load average at start | ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ")} |`,
+  `| mode | ${args.includes("--quick") ? "quick" : "full"} |`,
+  "",
+].join("\n");
+
+const sections = [];
+for (const file of files) {
+  process.stderr.write(`bench: ${file}\n`);
+  const out = execFileSync(process.execPath, [`${dir}${file}`, ...args.filter((a) => a.startsWith("--"))], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  process.stdout.write(out);
+  sections.push(out.trim());
+}
+writeFileSync(`${dir}RESULTS.md`, `${header}\n${sections.join("\n\n")}\n`);
+process.stderr.write(`bench: wrote bench/RESULTS.md (${files.length} sections)\n`);
