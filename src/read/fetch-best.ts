@@ -6,11 +6,11 @@ import { contentsWithExa } from "./providers/exa-contents.js";
 import { extractWithTavily } from "./providers/tavily-extract.js";
 import {
   type ExtractProvider,
+  ladderContext,
   type ReadContext,
   type ReadOptions,
   type ReadResult,
   readThrough,
-  sharedRenderer,
 } from "./read.js";
 
 type Extracted = { ok: true; markdown: string; title?: string; source: "tavily-extract" | "exa-contents" };
@@ -60,11 +60,7 @@ export function fetchBest(url: string, options: ReadOptions = {}, ctx: ReadConte
       const error = got.ok ? "no text" : got.message;
       attempts.push({ provider: name, status: got.ok ? "empty" : got.status, ms, error });
     }
-    const direct: LadderOutcome = await runLadder(
-      url,
-      { deadline, render },
-      { net: ctx.net, renderer: () => ctx.renderer ?? sharedRenderer() },
-    );
+    const direct: LadderOutcome = await runLadder(url, { deadline, render }, ladderContext(ctx));
     return { ...direct, attempts: [...attempts, ...direct.attempts] };
   });
 }

@@ -43,6 +43,8 @@ export type LadderOutcome =
 
 export interface LadderContext {
   net: Net;
+  /** Operator log: a browser that cannot start is a setup problem someone should see. */
+  log(message: string): void;
   /** The shared browser; needed only when a page must be rendered. */
   renderer: () => Renderer;
 }
@@ -262,6 +264,7 @@ async function renderRung(
     document: { url: res.finalUrl, status: res.status, headers: res.headers, body: res.bytes },
   });
   if (!rendered.ok) {
+    if (rendered.code === "render_unavailable") ctx.log(`read: ${rendered.message}`);
     attempts.push(attemptOf("render", Date.now() - t0, rendered));
     return "failed";
   }

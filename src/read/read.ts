@@ -2,7 +2,13 @@ import { Deadline } from "../core/deadline.js";
 import type { Attempt, Failure, Status } from "../core/status.js";
 import type { Net } from "../net/client.js";
 import type { Store } from "../store/store.js";
-import { type LadderOutcome, type ReadDocument, type ReadSource, runLadder } from "./ladder.js";
+import {
+  type LadderContext,
+  type LadderOutcome,
+  type ReadDocument,
+  type ReadSource,
+  runLadder,
+} from "./ladder.js";
 import { cacheDocument, cachedDocument, type DocumentKey } from "./page-cache.js";
 import { createRenderer, type Renderer, type RenderMode } from "./render.js";
 import { DEFAULT_MAX_CHARS, type SizeMode, sizeText } from "./size.js";
@@ -72,13 +78,13 @@ const MAX_LISTED_LINKS = 20;
 export function read(url: string, options: ReadOptions = {}, ctx: ReadContext): Promise<ReadResult> {
   const render = options.render ?? "auto";
   return readThrough(url, options, ctx, "direct", (deadline) =>
-    runLadder(url, { deadline, render }, { net: ctx.net, renderer: () => ctx.renderer ?? sharedRenderer() }),
+    runLadder(url, { deadline, render }, ladderContext(ctx)),
   );
 }
 
 /**
  * The shared tail of read() and fetchBest(): page cache, obtaining the document, sizing, the link list.
- * `via` names how the document is obtained, so the two never share a cache entry.
+ * `via` names how the document is obtained, so documents obtained differently never share a cache entry.
  */
 export async function readThrough(
   url: string,
@@ -203,10 +209,14 @@ function safeOrigin(url: string): string {
   }
 }
 
+export function ladderContext(ctx: ReadContext): LadderContext {
+  return { net: ctx.net, log: ctx.log, renderer: () => ctx.renderer ?? sharedRenderer() };
+}
+
 let shared: Renderer | undefined;
 
 /** One browser for the process when the caller did not bring its own; it closes itself when idle. */
-export function sharedRenderer(): Renderer {
+function sharedRenderer(): Renderer {
   shared ??= createRenderer();
   return shared;
 }

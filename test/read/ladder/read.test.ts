@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { READ_ACCEPT } from "../../../src/read/ladder.js";
 import { read } from "../../../src/read/read.js";
+import { createRenderer } from "../../../src/read/render.js";
 import { HOSTILE_HOST, HOSTILE_PATHS, PRIVATE_HOST } from "../../simweb/index.js";
 import { article, html, PARAGRAPHS, type ReadHarness, startReadHarness } from "./harness.js";
 import { makePdf } from "./make-pdf.js";
@@ -226,6 +227,22 @@ describe("read: JS shells", () => {
     expect(page.error?.message).toMatch(/^needs JavaScript: docs\.example\.com serves a script shell/);
     expect(page.error?.message).toContain("rendering is off");
     expect(page.source).toBeUndefined();
+  });
+});
+
+describe("read: without a working browser", () => {
+  it("render: always falls back to the static text and tells the operator why", async () => {
+    h.sim.route(SITE, "/harbour", html(article("Harbour", PARAGRAPHS)));
+    const renderer = createRenderer({ executablePath: "/nonexistent/chromium" });
+    const page = await read(`https://${SITE}/harbour`, { render: "always" }, { ...h.ctx(), renderer });
+    expect(page).toMatchObject({ status: "ok", source: "extracted-html" });
+    expect(page.attempts.map((a) => `${a.provider}:${a.status}`)).toEqual([
+      "fetch:ok",
+      "render:unsupported",
+      "extract:ok",
+    ]);
+    expect(h.logs.some((l) => l.startsWith("read: Chromium could not start"))).toBe(true);
+    await renderer.close();
   });
 });
 
