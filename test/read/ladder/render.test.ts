@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Deadline } from "../../../src/core/deadline.js";
 import { createNet, type Net } from "../../../src/net/client.js";
-import { chromiumAvailable, createRenderer, type Renderer } from "../../../src/read/render.js";
+import { CHROMIUM_PATH, chromiumAvailable, createRenderer, type Renderer } from "../../../src/read/render.js";
 import { PRIVATE_HOST, type SimWeb, startSimWeb } from "../../simweb/index.js";
 
 // Real Chromium, real loopback servers. The browser must reach nothing except through net.
@@ -66,7 +66,7 @@ function routeSpa(port: number) {
 }
 
 // A browser on a busy two-core machine can take seconds to open a tab: generous budgets, no timing assertions.
-describe.runIf(chromiumAvailable())("render (real Chromium)", { timeout: 60_000 }, () => {
+describe("render (real Chromium)", { timeout: 60_000 }, () => {
   it("runs the page's scripts with every request fetched through net", async () => {
     const port = (side.address() as AddressInfo).port;
     routeSpa(port);
@@ -112,6 +112,11 @@ describe.runIf(chromiumAvailable())("render (real Chromium)", { timeout: 60_000 
 });
 
 describe("render without a browser", () => {
+  // DESIGN §6: a test that needs Chromium finds it; it does not skip silently. Debian: apt-get install chromium.
+  it("finds Chromium where the renderer looks for it", () => {
+    expect(chromiumAvailable(), `no executable at ${CHROMIUM_PATH}`).toBe(true);
+  });
+
   it("reports Chromium missing as unsupported", async () => {
     const missing = createRenderer({ executablePath: "/nonexistent/chromium" });
     const out = await missing.render({ url: "http://www.example.com/", net, deadline: Deadline.after(5000) });
