@@ -78,6 +78,8 @@ const REFUSED_TYPES = new Set([
 const MAX_SUBREQUESTS = 150;
 const MAX_SUBREQUEST_BYTES = 5 * 1024 * 1024;
 const MAX_SETTLE_MS = 8000;
+const QUIET_MS = 300;
+const QUIET_WAITING_MS = 2000;
 // Headers net sets itself, or that describe a body encoding the browser will not receive.
 const DROP_REQUEST_HEADERS =
   /^(host|user-agent|accept-encoding|connection|content-length|keep-alive|te|upgrade)$/i;
@@ -296,13 +298,16 @@ function responseHeaders(headers: Record<string, string>): Record<string, string
 async function settle(page: Page, traffic: Traffic, deadline: Deadline): Promise<void> {
   const until = Date.now() + Math.min(MAX_SETTLE_MS, Math.max(0, deadline.remaining() - 300));
   let last = -1;
-  let stable = 0;
+  let changedAt = Date.now();
   while (Date.now() < until) {
     const length = await page.evaluate(() => document.body?.textContent?.length ?? 0).catch(() => -1);
-    if (length === last && traffic.inflight === 0) stable++;
-    else stable = 0;
-    if (stable >= 3 && length > 0) return;
-    last = length;
+    if (length !== last) {
+      last = length;
+      changedAt = Date.now();
+    }
+    // A request still in flight (or a body still empty) may yet bring the text: give it longer, not forever.
+    const quietNeeded = traffic.inflight > 0 || length <= 0 ? QUIET_WAITING_MS : QUIET_MS;
+    if (Date.now() - changedAt >= quietNeeded) return;
     if (!(await deadline.sleep(100))) return;
   }
 }

@@ -61,6 +61,8 @@ function routeSpa(port: number) {
   sim.route(SPA, "/api/article", {
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ title: "Harbour history", body: "The harbour was rebuilt in 1922." }),
+    // Slower than the quiet period: the renderer must wait for a request still in flight.
+    delayMs: 800,
   });
   sim.route(SPA, "/photo.png", { headers: { "content-type": "image/png" }, body: "png" });
 }
