@@ -1,8 +1,10 @@
 import { Deadline } from "./core/deadline.js";
 import type { Attempt } from "./core/status.js";
 import { type AnswerOptions, type AnswerResult, answer } from "./ground/answer.js";
+import { closeHeadless } from "./ground/routes/headless-browser.js";
+import { runRoute } from "./ground/routes/index.js";
 import { createNet, type Net, type NetConfig } from "./net/client.js";
-import { type ReadOptions, type ReadResult, read } from "./read/read.js";
+import { closeSharedRenderer, type ReadOptions, type ReadResult, read } from "./read/read.js";
 import { type SearchResponse, searchChain } from "./search/chain.js";
 import type { SearchOptions } from "./search/options.js";
 import type { Provider, ProviderContext } from "./search/provider.js";
@@ -96,6 +98,19 @@ export function createWebsift(config: WebsiftConfig = {}): Websift {
           const found = outcome && "answer" in outcome ? outcome.answer : undefined;
           return { answer: found, attempt: step.attempt as Attempt };
         },
+        route: (route, q, deadline) =>
+          runRoute(
+            route,
+            q,
+            {
+              ctx,
+              resolve: config.resolve,
+              language: options.language,
+              sourcesApart: options.mode === "sources",
+              maxChars: options.maxChars,
+            },
+            deadline,
+          ),
         read: (maxChars, lookingFor) => async (url, deadline) => {
           const page = await read(url, { maxChars, lookingFor, deadline }, readCtx);
           return { ...page, error: page.error?.message };
@@ -103,6 +118,7 @@ export function createWebsift(config: WebsiftConfig = {}): Websift {
       });
     },
     async close() {
+      await Promise.allSettled([closeSharedRenderer(), closeHeadless()]);
       await net.close();
       await store.close();
     },

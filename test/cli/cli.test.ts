@@ -1,0 +1,157 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { article, ddgResultsPage } from "../ground/answer/ddg-page.js";
+import {
+  ddgChallenge,
+  type SimProxy,
+  type SimWeb,
+  startProxy,
+  startSimWeb,
+  TEST_CA_PATH,
+} from "../simweb/index.js";
+
+// The CLI runs as users run it, in its own process; its requests reach the simulated web through a real
+// forward proxy (HTTPS_PROXY), as they would through a corporate egress proxy.
+// The built CLI (npm install and npm test build it first), started as `node dist/cli/main.js`.
+const MAIN = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+
+let web: SimWeb;
+let proxy: SimProxy;
+beforeAll(async () => {
+  web = await startSimWeb();
+  proxy = await startProxy(web);
+});
+afterAll(async () => {
+  await proxy.close();
+  await web.close();
+});
+afterEach(() => web.reset());
+
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [MAIN, ...args], {
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "/tmp",
+        HTTPS_PROXY: proxy.url,
+        HTTP_PROXY: proxy.url,
+        NODE_EXTRA_CA_CERTS: TEST_CA_PATH,
+        ...env,
+      },
+      cwd: "/tmp",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const HTML = { "content-type": "text/html; charset=utf-8" };
+const serveSearch = () => {
+  web.route("html.duckduckgo.com", "/html/", {
+    headers: HTML,
+    body: ddgResultsPage([
+      {
+        title: "Zugspitze height",
+        url: "https://www.example.com/z1",
+        snippet: "The Zugspitze glacier height",
+      },
+      { title: "Zugspitze glacier", url: "https://www.example.com/z2", snippet: "Zugspitze glacier facts" },
+      { title: "Zugspitze travel", url: "https://www.example.com/z3", snippet: "Zugspitze glacier trip" },
+    ]),
+  });
+  web.route("www.example.com", "/z1", {
+    headers: HTML,
+    body: article("Zugspitze", ["The Zugspitze glacier height is 2,962 metres at the summit."]),
+  });
+};
+
+describe("websift CLI", { timeout: 60_000 }, () => {
+  it("search prints a numbered list on stdout, exit 0", async () => {
+    serveSearch();
+    const r = await run(["search", "zugspitze", "glacier", "height", "--limit", "3"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("third-party text");
+    expect(r.stdout).toMatch(/^1\. Zugspitze height$/m);
+    expect(r.stdout).toContain("https://www.example.com/z1");
+    expect(proxy.log.some((l) => l.startsWith("CONNECT html.duckduckgo.com:443"))).toBe(true);
+  });
+
+  it("search --json prints the documented shape and nothing else", async () => {
+    serveSearch();
+    const r = await run(["search", "zugspitze glacier height", "--json"]);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(json).toMatchObject({ status: "ok", provider: "duckduckgo", scope: "general" });
+    expect(json.results[0]).toEqual({
+      title: "Zugspitze height",
+      url: "https://www.example.com/z1",
+      snippet: "The Zugspitze glacier height",
+      rank: 1,
+      providers: ["duckduckgo"],
+    });
+    expect(json.attempted[0]).toMatchObject({ provider: "duckduckgo", status: "ok" });
+  });
+
+  it("a blocked search is an honest failure: exit 1, never 'no results' on a block", async () => {
+    web.route("html.duckduckgo.com", "/html/", ddgChallenge(web, 202));
+    web.route("lite.duckduckgo.com", "/lite/", ddgChallenge(web, 202));
+    const r = await run(["search", "anything", "--json"]);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).status).toBe("blocked");
+  });
+
+  it("bad input exits 2 with a clear message and no request", async () => {
+    for (const args of [
+      ["search", "x", "--limit", "99"],
+      ["search", "x", "--scope", "nope"],
+      ["fetch", "file:///etc/passwd"],
+      ["answer"],
+      ["frobnicate"],
+    ]) {
+      const r = await run(args);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.stderr.length).toBeGreaterThan(0);
+      expect(r.stdout).toBe("");
+    }
+    expect(web.requests).toHaveLength(0);
+  });
+
+  it("fetch prints the page markdown; a private target is refused before any request", async () => {
+    web.route("www.example.com", "/doc", {
+      headers: HTML,
+      body: article("Guide", ["First paragraph of the guide, long enough to be prose.", "Second paragraph."]),
+    });
+    const ok = await run(["fetch", "https://www.example.com/doc"]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain("First paragraph of the guide");
+    const refused = await run(["fetch", "http://127.0.0.1:8080/admin"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/loopback/);
+    expect(refused.stdout).toBe("");
+  });
+
+  it("answer prints the envelope on stdout; progress stays on stderr", async () => {
+    serveSearch();
+    const r = await run(["answer", "--progress", "zugspitze glacier height"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("<<<WEB_CONTENT nonce=");
+    expect(r.stdout).toContain("2,962 metres");
+    expect(r.stdout).not.toContain("🌐");
+    expect(r.stderr).toContain("🌐 Searching the web for 'zugspitze glacier height'…");
+  });
+
+  it("answer refuses a query that leaks a secret path, exit 1, nothing sent", async () => {
+    const r = await run(["answer", "cat ~/.aws/credentials please"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("not sent");
+    expect(web.requests).toHaveLength(0);
+  });
+});
