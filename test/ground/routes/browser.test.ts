@@ -218,3 +218,45 @@ describe("browserRoute without a browser", () => {
     expect(sim.requests).toEqual([]);
   });
 });
+
+describe.runIf(chromiumAvailable())("browserRoute (real Chromium, bing)", { timeout: 90_000 }, () => {
+  it("searches Bing when WEBSIFT_BROWSER_ENGINE=bing, decoding its ck/a links", async () => {
+    const w3 = Buffer.from("https://www.w3schools.com/Js/").toString("base64url");
+    const docs = Buffer.from("https://docs.example.org/js/").toString("base64url");
+    sim.route("www.bing.com", "/search", {
+      headers: { "content-type": "text/html; charset=utf-8" },
+      body: sim
+        .fixture("bing/bing-serp-http-ck-wrapped-javascript-tutorial-2026-04.html")
+        .toString("utf8")
+        .replaceAll(`a1${w3}`, `a1${docs}`),
+    });
+    sim.route("docs.example.org", "/js/", {
+      headers: { "content-type": "text/html" },
+      body: "<html><head><title>JavaScript tutorial</title></head><body><main><h1>JavaScript tutorial</h1><p>This JavaScript tutorial starts with variables, functions and the DOM.</p></main></body></html>",
+    });
+    const out = await browserRoute(
+      "javascript tutorial",
+      { ctx: ctx({ WEBSIFT_BROWSER_ENGINE: "bing" }), language: "en" },
+      Deadline.after(60_000),
+    );
+    expect(out.status).toBe("ok");
+    expect(out.provider).toBe("browser:bing");
+    expect(out.sources[0].url).toBe("https://docs.example.org/js/");
+    expect(out.envelope).toContain("starts with variables, functions and the DOM");
+    const search = sim.requests.find((r) => r.host === "www.bing.com");
+    expect(search?.url.searchParams.get("setlang")).toBe("en");
+  });
+
+  it("falls through on Bing's Turnstile challenge", async () => {
+    sim.route("www.bing.com", "/search", {
+      headers: { "content-type": "text/html; charset=utf-8" },
+      body: sim.fixture("bing/bing-challenge-turnstile-http-2026-03.html"),
+    });
+    const out = await browserRoute(
+      "javascript tutorial",
+      { ctx: ctx(), engine: "bing" },
+      Deadline.after(60_000),
+    );
+    expect(out.status).toBe("blocked");
+  });
+});
