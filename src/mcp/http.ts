@@ -17,6 +17,8 @@ export interface McpHttpOptions extends McpServerOptions {
   allowedOrigins?: string[];
   /** Open sessions at once (default 32). */
   maxSessions?: number;
+  /** A session with no request for this long may be closed to admit a new one (default 30 min). */
+  sessionIdleMs?: number;
 }
 
 export interface McpHttpServer {
@@ -34,8 +36,9 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
     throw new Error(
       `listening on ${host} exposes the server beyond this machine: set WEBSIFT_MCP_TOKEN first`,
     );
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const sessions = new Map<string, Session>();
   const maxSessions = options.maxSessions ?? 32;
+  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
   let guard: HttpGuardConfig = { hosts: [], origins: [], token: options.token };
 
   const server = http.createServer((req, res) => {
@@ -56,21 +59,34 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
     }
     const sessionId = req.headers["mcp-session-id"];
     const existing = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
+    if (req.method === "GET") {
+      if (!existing) return reply(res, 404, "unknown or missing Mcp-Session-Id");
+      return existing.transport.handleRequest(req, res);
+    }
+    if (existing) {
+      existing.lastSeen = Date.now();
+      existing.busy++;
+      res.once("close", () => {
+        existing.busy--;
+        existing.lastSeen = Date.now();
+      });
+    }
     if (req.method !== "POST") {
       if (!existing) return reply(res, 404, "unknown or missing Mcp-Session-Id");
-      return existing.handleRequest(req, res);
+      return existing.transport.handleRequest(req, res);
     }
     const body = await readJson(req);
     if (!body.ok) return reply(res, body.status, body.reason);
-    if (existing) return existing.handleRequest(req, res, body.value);
+    if (existing) return existing.transport.handleRequest(req, res, body.value);
     if (typeof sessionId === "string") return reply(res, 404, "unknown Mcp-Session-Id");
     if (!isInitializeRequest(body.value)) return reply(res, 400, "no session: send initialize first");
-    if (sessions.size >= maxSessions) return reply(res, 503, "too many open sessions");
+    if (sessions.size >= maxSessions && !(await closeIdleSession()))
+      return reply(res, 503, "too many open sessions");
 
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, transport);
+        sessions.set(id, { transport, lastSeen: Date.now(), busy: 0 });
       },
     });
     transport.onclose = () => {
@@ -78,6 +94,22 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
     };
     await createMcpServer(options).connect(transport);
     await transport.handleRequest(req, res, body.value);
+  }
+
+  /** Clients that vanish without DELETE leave sessions behind; the longest-idle one makes room. */
+  async function closeIdleSession(): Promise<boolean> {
+    let oldest: [string, Session] | undefined;
+    for (const entry of sessions)
+      if (
+        entry[1].busy === 0 &&
+        Date.now() - entry[1].lastSeen >= idleMs &&
+        (!oldest || entry[1].lastSeen < oldest[1].lastSeen)
+      )
+        oldest = entry;
+    if (!oldest) return false;
+    sessions.delete(oldest[0]);
+    await oldest[1].transport.close().catch(() => {});
+    return true;
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -99,12 +131,19 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
     url: `http://${shown}:${port}/mcp`,
     port,
     async close() {
-      await Promise.all([...sessions.values()].map((t) => t.close().catch(() => {})));
+      await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => {})));
       sessions.clear();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  lastSeen: number;
+  /** POST/DELETE requests in progress (a GET stream stays open for the session's life and does not count). */
+  busy: number;
 }
 
 type Body = { ok: true; value: unknown } | { ok: false; status: 400 | 413; reason: string };

@@ -153,11 +153,9 @@ describe("install claude / cursor (JSON)", () => {
 });
 
 describe("launchFor", () => {
-  it("runs the given executable with mcp, or this node with the CLI by absolute path", () => {
+  it("runs the given executable with mcp, and refuses to point a client at an unbuilt source tree", () => {
     expect(launchFor("/usr/local/bin/websift")).toEqual({ command: "/usr/local/bin/websift", args: ["mcp"] });
-    const own = launchFor();
-    expect(own.command).toBe(process.execPath);
-    expect(own.args.at(-1)).toBe("mcp");
-    expect(own.args[0]?.startsWith("/")).toBe(true);
+    // These tests run from src/, where no built main.js sits beside the module.
+    expect(() => launchFor()).toThrow(/npm run build.*--command-path/);
   });
 });

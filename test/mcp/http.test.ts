@@ -140,4 +140,22 @@ describe("MCP over Streamable HTTP", () => {
     });
     expect(bad.status).toBe(400);
   });
+
+  it("bounds open sessions, letting a new client replace only a session left idle", async () => {
+    const busy = await startMcpHttp({ websift, port: 0, maxSessions: 1 });
+    const first = await connect(busy.url);
+    const refused = await rawPost(busy.port, { host: `127.0.0.1:${busy.port}` });
+    expect(refused.status).toBe(503);
+    expect((await first.listTools()).tools).toHaveLength(3);
+    await first.close();
+    await busy.close();
+
+    const recycling = await startMcpHttp({ websift, port: 0, maxSessions: 1, sessionIdleMs: 0 });
+    const gone = await connect(recycling.url);
+    const next = await connect(recycling.url);
+    expect((await next.listTools()).tools).toHaveLength(3);
+    await expect(gone.listTools()).rejects.toThrow();
+    await next.close();
+    await recycling.close();
+  });
 });

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { loadConfig } from "../../config/load.js";
 import { startMcpHttp } from "../../mcp/http.js";
 import { serveMcpStdio } from "../../mcp/stdio.js";
 import { parseIntOption, websiftFromEnv } from "../runtime.js";
@@ -10,12 +11,12 @@ export function registerMcp(program: Command): void {
       "Run the MCP server (tools web_search, web_fetch, web_answer) on stdio, or Streamable HTTP with --http.",
     )
     .option("--http", "serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio")
-    .option("--port <n>", "HTTP port", parseIntOption("--port", 0, 65535), 8787)
     .option(
-      "--host <addr>",
-      "HTTP address to bind (anything but loopback needs WEBSIFT_MCP_TOKEN)",
-      "127.0.0.1",
+      "--port <n>",
+      "HTTP port (default 8787, or mcpPort in the config)",
+      parseIntOption("--port", 0, 65535),
     )
+    .option("--host <addr>", "HTTP address (default 127.0.0.1; anything else needs WEBSIFT_MCP_TOKEN)")
     .option(
       "--allow-origin <origin>",
       "browser origin allowed to call (repeatable)",
@@ -41,17 +42,18 @@ Examples:
         await websift.close();
         return;
       }
+      const config = loadConfig();
+      const setting = (key: string) => config.settings.find((s) => s.key === key)?.value;
+      const token = config.env.WEBSIFT_MCP_TOKEN || undefined;
       const server = await startMcpHttp({
         websift,
         log,
-        host: opts.host,
-        port: opts.port,
-        token: process.env.WEBSIFT_MCP_TOKEN || undefined,
+        host: opts.host ?? (setting("mcpHost") as string | undefined),
+        port: opts.port ?? (setting("mcpPort") as number | undefined),
+        token,
         allowedOrigins: opts.allowOrigin,
       });
-      log(
-        `MCP server listening on ${server.url}${process.env.WEBSIFT_MCP_TOKEN ? " (bearer token required)" : ""}`,
-      );
+      log(`MCP server listening on ${server.url}${token ? " (bearer token required)" : ""}`);
       const stop = async () => {
         await server.close();
         await websift.close();

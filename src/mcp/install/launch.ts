@@ -16,8 +16,10 @@ export interface Launch {
 export function launchFor(commandPath?: string): Launch {
   if (commandPath) return { command: commandPath, args: ["mcp"] };
   const built = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
-  // Run from source (tsx), there is no built main.js beside us: the script being run is the CLI.
-  const cli = realpathSync(existsSync(built) ? built : (process.argv[1] ?? built));
+  // Run from source (tsx) there is no built CLI to point a client at, and node alone cannot run the .ts one.
+  if (!existsSync(built))
+    throw new Error("no built CLI beside this one: run `npm run build` first, or pass --command-path");
+  const cli = realpathSync(built);
   return { command: process.execPath, args: [cli, "mcp"] };
 }
 
