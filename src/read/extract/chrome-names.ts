@@ -1,9 +1,10 @@
 import type { Element } from "./dom.js";
+import { isTag } from "./dom.js";
 
 // Names that mean page furniture whatever else the class list says ("jp-relatedposts",
 // "sharedaddy jp-post-flair"): consent banners, share bars, related-content teasers, author boxes.
 const STRONG =
-  /cookie|consent|gdpr|onetrust|didomi|\bcmp-|share|sharing|social|newsletter|subscri|paywall|advert|(?:^|[\s_-])ads?(?:$|[\s_-])|ad-?slot|sponsor|promo|popup|modal|skip-?link|print-?only|related|breadcrumb|sidebar|author-?(?:box|bio|info|desc|card|profile|container)|about-?(?:the-?)?author|upsell|cross-?sell|recommend|more-?(?:stories|articles|posts)|(?:next|prev|previous)-?(?:post|story|article)|post-?nav|(?:^|[\s_-])cta(?:$|[\s_-])|rating|byline|(?:entry|post|article)-?(?:meta|footer|tags|info)|tag-?(?:list|cloud)|(?:^|\s)tags(?:\s|$)|wp-caption-text|(?:^|[\s_-])(?:copyright|disclaimer)(?:$|[\s_-])/i;
+  /cookie|consent|gdpr|onetrust|didomi|\bcmp-|share|sharing|social|newsletter|subscri|paywall|advert|(?:^|\s)(?:ads?|ads?[-_]\w+)(?:$|\s)|ad-?slot|sponsor|promo|popup|modal|skip-?link|print-?only|related|breadcrumb|sidebar|author-?(?:box|bio|info|desc|card|profile|container)|about-?(?:the-?)?author|upsell|cross-?sell|recommend|more-?(?:stories|articles|posts)|(?:next|prev|previous)-?(?:post|story|article)|post-?nav|(?:^|[\s_-])cta(?:$|[\s_-])|rating|byline|(?:entry|post|article)-?(?:meta|footer|tags|info)|tag-?(?:list|cloud)|(?:^|\s)tags(?:\s|$)|caption|(?:photo|image|img|bild)-?(?:credit|source|copyright)|credits?(?:$|\s)|(?:^|[\s_-])(?:copyright|disclaimer)(?:$|[\s_-])/i;
 
 // Readability's "unlikely candidates": overruled when the same name also says content.
 const WEAK =
@@ -20,11 +21,20 @@ export type ChromeKind = "chrome" | "comments";
 
 /** What an element's class and id say about it, if they name page chrome or a comment section. */
 export function chromeKind(el: Element): ChromeKind | undefined {
-  const { class: cls, id } = el.attribs;
+  const cls = el.attribs.class;
+  const id = isHeadingAnchor(el) ? undefined : el.attribs.id;
   if (!cls && !id) return undefined;
   const name = `${cls ?? ""} ${id ?? ""}`;
   if (COMMENTS.test(name)) return "comments";
   if (STRONG.test(name)) return cls?.split(/\s+/).some((t) => CONTENT_TOKEN.test(t)) ? undefined : "chrome";
   if (WEAK.test(name) && !CONTENT_HINT.test(name)) return "chrome";
   return undefined;
+}
+
+/** Documentation generators name sections after their heading ("sharing-with-a-single-developer"). */
+function isHeadingAnchor(el: Element): boolean {
+  const id = el.attribs.id;
+  if (!id || id.split(/[-_]/).length < 3) return false;
+  const first = el.children.find(isTag);
+  return !!first && /^h[1-6]$/.test(first.name);
 }

@@ -1,3 +1,4 @@
+import { dropBoilerplateText } from "./boilerplate-text.js";
 import { cleanTree } from "./clean.js";
 import type { Element } from "./dom.js";
 import { findFirst, isTag, parseHtml } from "./dom.js";
@@ -36,6 +37,19 @@ export async function extractMarkdown(html: string, url: string): Promise<Extrac
 }
 
 /**
+ * An `<article>` around the best container also holds its headline, lead and
+ * fact boxes; take it when it adds little besides them.
+ */
+function widenToArticle(top: Element, stats: TextStatsIndex): Element {
+  for (let a = top.parent; a && isTag(a); a = a.parent) {
+    if (a.name !== "article" && a.attribs.itemprop !== "articleBody") continue;
+    const ok = stats.of(a).chars <= stats.of(top).chars * 2 && stats.linkDensity(a) < 0.3;
+    return ok ? a : top;
+  }
+  return top;
+}
+
+/**
  * The primary extraction is the best-scoring container; the fallback is the
  * whole cleaned page. A container holding little of the page's prose missed
  * the content (product pages, listings, split layouts), so the fallback wins.
@@ -45,8 +59,9 @@ function mainContent(root: Element): Element[] {
   const scores = scoreContainers(root, stats);
   const top = topCandidate(root, scores);
   const prose = (el: Element) => stats.of(el).chars - stats.of(el).linkChars;
-  let picked = top ? withSiblings(top, scores, stats) : [root];
+  let picked = top ? withSiblings(widenToArticle(top, stats), scores, stats) : [root];
   if (picked.reduce((n, el) => n + prose(el), 0) < prose(root) * 0.6) picked = [root];
   pruneContent(picked, scores, stats);
+  dropBoilerplateText(picked, stats);
   return picked;
 }

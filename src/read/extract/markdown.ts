@@ -106,7 +106,8 @@ class MarkdownRenderer {
   block(el: Element, out: string[]): void {
     const level = HEADINGS[el.name];
     if (level) {
-      const text = flattenLines(this.inlineChildren(el));
+      // Permalink markers ("¶", "#") that doc generators append to headings.
+      const text = flattenLines(this.inlineChildren(el)).replace(/\s*[¶§#🔗]+$/u, "");
       if (text) out.push(`${"#".repeat(level)} ${text}`);
       return;
     }

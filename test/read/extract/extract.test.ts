@@ -164,6 +164,28 @@ describe("extractMarkdown: page chrome", () => {
       expect(markdown).not.toContain(junk);
   });
 
+  it("drops furniture lines and teaser blocks under 'more on this' headings", async () => {
+    const { markdown } = await extractMarkdown(
+      article(
+        '<p>Foto: Max Muster</p><p>© 2024 Example Media</p><h3>Mehr zum Thema</h3><ul><li><a href="/x">Other story one</a></li><li><a href="/y">Other story two</a></li></ul>',
+      ),
+      "https://example.org/a",
+    );
+    expect(markdown).toContain("The committee met");
+    for (const junk of ["Foto:", "© 2024", "Mehr zum Thema", "Other story"])
+      expect(markdown).not.toContain(junk);
+  });
+
+  it("keeps documentation sections whose anchors contain chrome words", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<div class="body"><p>${PROSE}</p><div class="section" id="sharing-with-a-single-developer"><h2>Sharing with a single developer<a class="headerlink" href="#s">¶</a></h2><p>${PROSE}</p></div></div>`,
+      ),
+      "https://docs.example.org/evolve",
+    );
+    expect(markdown).toContain("## Sharing with a single developer\n");
+  });
+
   it("keeps a forum thread whose posts are named like comments", async () => {
     const posts = Array.from(
       { length: 6 },

@@ -1,0 +1,95 @@
+import type { Element } from "./dom.js";
+import { collapseWhitespace, isTag, removeNode, textContent, walkElements } from "./dom.js";
+import type { TextStatsIndex } from "./text-stats.js";
+
+// Headings that open a block of teasers to other pages, in the languages of the benchmark and beyond.
+const MORE_LINKS_HEADING =
+  /^(?:mehr zum thema|das könnte (?:sie|dich) auch interessieren|auch interessant|weitere (?:artikel|beiträge|themen|nachrichten)|ähnliche (?:beiträge|artikel)|lesen sie (?:auch|mehr)|meistgelesen|related(?: posts| articles| stories)?|you (?:might|may) also like|read (?:more|also|next)|more (?:from|stories|on this)|recommended(?: for you)?|top stories|most popular|à lire aussi|lire aussi|sur le même sujet|vea también|lee también|leia também|leggi anche|czytaj (?:też|także)|zobacz (?:też|także))\b/i;
+
+// Short lines that are page furniture in any article: sharing, credits, rights, navigation, bylines.
+const FURNITURE_LINE =
+  /^(?:(?:möchten sie (?:den|diesen) artikel teilen|teilen|share(?: this)?|jetzt registrieren|drucken|print|zurück|back to|alle angaben ohne gewähr|anzeige|werbung|advertisement|sponsored|follow us|folgen sie uns|síguenos|nos siga|abonnieren|subscribe)\b|(?:quelle|quellen|quellenangaben|foto|fotos|photo|bild|bildquelle|image|credit|titelbild|von|autor|autoren|author|tags|schlagwörter|kategorien|categories|last modified|zuletzt aktualisiert|ultima modifica)\s*:|©|copyright\b|all rights reserved|alle rechte vorbehalten)/i;
+
+const LINE_TAGS = new Set([
+  "p",
+  "div",
+  "span",
+  "li",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "strong",
+  "b",
+  "em",
+  "small",
+  "dt",
+  "dd",
+]);
+const BLOCKS = new Set([
+  "p",
+  "div",
+  "ul",
+  "ol",
+  "table",
+  "section",
+  "blockquote",
+  "pre",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+]);
+
+/**
+ * Removes short furniture lines ("Foto: …", "© 2020", "Teilen") and teaser
+ * blocks under "Mehr zum Thema"-style headings from the chosen content.
+ */
+export function dropBoilerplateText(roots: Element[], stats: TextStatsIndex): void {
+  const doomed: Element[] = [];
+  for (const root of roots) {
+    walkElements(root, (el) => {
+      if (stats.of(el).chars > 120) return true;
+      if (!LINE_TAGS.has(el.name) || el.children.some((c) => isTag(c) && BLOCKS.has(c.name))) return true;
+      const text = collapseWhitespace(textContent(el));
+      if (!text || text.length > 120) return true;
+      if (MORE_LINKS_HEADING.test(text)) {
+        doomed.push(el, ...teasersAfter(headingBlock(el, root)));
+        return false;
+      }
+      if (text.length <= 80 && FURNITURE_LINE.test(text)) {
+        doomed.push(el);
+        return false;
+      }
+      return true;
+    });
+  }
+  for (const el of doomed) removeNode(el);
+}
+
+/** The element that stands in its parent's flow for a heading wrapped in inline markup. */
+function headingBlock(el: Element, root: Element): Element {
+  let block = el;
+  while (block.parent && isTag(block.parent) && block.parent !== root && onlyChild(block.parent, block))
+    block = block.parent;
+  return block;
+}
+
+function onlyChild(parent: Element, child: Element): boolean {
+  return parent.children.every((c) => c === child || (!isTag(c) && !collapseWhitespace(textContent(c))));
+}
+
+/** Siblings after the heading up to the next heading. */
+function teasersAfter(heading: Element): Element[] {
+  const out: Element[] = [];
+  for (let n = heading.next; n; n = n.next) {
+    if (!isTag(n)) continue;
+    if (/^h[1-6]$/.test(n.name)) break;
+    out.push(n);
+  }
+  return out;
+}
