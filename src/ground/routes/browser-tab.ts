@@ -174,7 +174,11 @@ function navigateOn(target: string, headers: Record<string, string>) {
 }
 
 function responseHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).filter(([k]) => !DROP_RESPONSE_HEADERS.test(k)));
+  const kept = Object.fromEntries(Object.entries(headers).filter(([k]) => !DROP_RESPONSE_HEADERS.test(k)));
+  // net joins repeated headers with ", "; Playwright takes one cookie per line. A comma followed by `name=`
+  // starts the next cookie (an Expires date's comma is followed by a day number).
+  if (kept["set-cookie"]) kept["set-cookie"] = kept["set-cookie"].split(/,\s*(?=[^;,\s=]+=)/).join("\n");
+  return kept;
 }
 
 /**

@@ -133,16 +133,16 @@ describe.runIf(chromiumAvailable())("browserRoute (real Chromium, google)", { ti
       headers: { "content-type": "text/html; charset=utf-8" },
       body: sim.fixture("google/google-consent-before-you-continue-gl-DE-2026-03.html"),
     });
-    sim.route("consent.google.com", "/save", (req) => {
+    sim.route("consent.google.com", "/save", (req, raw) => {
       const form = new URLSearchParams(req.body);
       saved.push(form);
-      return {
-        status: 303,
-        headers: {
-          location: form.get("continue") ?? "https://www.google.com/",
-          "set-cookie": "SOCS=CAESEwgDEgk; Domain=.google.com; Path=/; Secure; SameSite=Lax",
-        },
-      };
+      // Two cookies, the first with a comma in its Expires date: SOCS must still arrive on its own.
+      raw.res.setHeader("set-cookie", [
+        "NID=511; Expires=Wed, 21 Oct 2099 07:28:00 GMT; Domain=.google.com; Path=/; Secure",
+        "SOCS=CAESEwgDEgk; Domain=.google.com; Path=/; Secure; SameSite=Lax",
+      ]);
+      raw.res.writeHead(303, { location: form.get("continue") ?? "https://www.google.com/" });
+      raw.res.end();
     });
     const out = await browserRoute(QUERY, { ctx: ctx() }, Deadline.after(60_000));
     expect(saved).toHaveLength(1);
