@@ -158,4 +158,32 @@ describe("MCP over Streamable HTTP", () => {
     await next.close();
     await recycling.close();
   });
+
+  it("cancelling a call over HTTP aborts the request it was waiting on", async () => {
+    let arrived!: () => void;
+    let gone!: () => void;
+    const reached = new Promise<void>((r) => {
+      arrived = r;
+    });
+    const hungUp = new Promise<void>((r) => {
+      gone = r;
+    });
+    web.route("www.example.com", "/hang", (_req, raw) => {
+      arrived();
+      raw.req.socket.on("close", () => gone());
+      return new Promise<void>(() => {});
+    });
+    const client = await connect(open.url);
+    const abort = new AbortController();
+    const pending = client.callTool(
+      { name: "web_fetch", arguments: { url: "https://www.example.com/hang" } },
+      undefined,
+      { signal: abort.signal },
+    );
+    await reached;
+    abort.abort(new Error("stop"));
+    await expect(pending).rejects.toThrow(/stop|abort/i);
+    await hungUp;
+    await client.close();
+  });
 });
