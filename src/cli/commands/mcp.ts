@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import { loadConfig } from "../../config/load.js";
+import { loadConfig, type ResolvedConfig } from "../../config/load.js";
 import { startMcpHttp } from "../../mcp/http.js";
 import { serveMcpStdio } from "../../mcp/stdio.js";
-import { parseIntOption, websiftFromEnv } from "../runtime.js";
+import { EXIT, parseIntOption, websiftFromEnv } from "../runtime.js";
 
 export function registerMcp(program: Command): void {
   program
@@ -36,18 +36,26 @@ Examples:
     )
     .action(async (opts) => {
       const log = (line: string) => process.stderr.write(`websift: ${line}\n`);
+      let config: ResolvedConfig;
+      try {
+        config = loadConfig();
+      } catch (err) {
+        log(err instanceof Error ? err.message : String(err));
+        process.exitCode = EXIT.badInput;
+        return;
+      }
+      const setting = (key: string) => config.settings.find((s) => s.key === key)?.value;
+      const timeout = setting("timeout") as number | undefined;
       const websift = websiftFromEnv({ verbose: opts.verbose });
+      const serverOptions = { websift, log, timeoutMs: timeout ? timeout * 1000 : undefined };
       if (!opts.http) {
-        await serveMcpStdio({ websift, log });
+        await serveMcpStdio(serverOptions);
         await websift.close();
         return;
       }
-      const config = loadConfig();
-      const setting = (key: string) => config.settings.find((s) => s.key === key)?.value;
       const token = config.env.WEBSIFT_MCP_TOKEN || undefined;
       const server = await startMcpHttp({
-        websift,
-        log,
+        ...serverOptions,
         host: opts.host ?? (setting("mcpHost") as string | undefined),
         port: opts.port ?? (setting("mcpPort") as number | undefined),
         token,
