@@ -53,8 +53,8 @@ export async function browserRoute(
   const started = Date.now();
   const engine = browserEngine(deps.engine ?? deps.ctx.env.WEBSIFT_BROWSER_ENGINE);
   const provider = `browser:${engine?.name ?? "unknown"}`;
-  const fail = (status: Exclude<Status, "ok">, message: string, more: Attempt[] = []) =>
-    routeFailure(query, [...more, { provider, status, ms: Date.now() - started, error: message }]);
+  const fail = (status: Exclude<Status, "ok">, message: string) =>
+    routeFailure(query, [{ provider, status, ms: Date.now() - started, error: message }]);
   if (!engine) return fail("error", "WEBSIFT_BROWSER_ENGINE names no known engine (google, bing)");
   const cdpUrl = deps.ctx.env.WEBSIFT_BROWSER_CDP_URL?.trim() || undefined;
 
@@ -73,10 +73,8 @@ export async function browserRoute(
       throw searchDeadline.expired() ? new SearchTimeout() : err;
     });
     const outcome = serpOutcome(engine.name, parse, { query, limit: SOURCES });
-    if (outcome.status !== "ok") {
-      const status = outcome.status === "empty" ? "empty" : outcome.status;
-      return fail(status, outcome.status === "empty" ? `${engine.name} found nothing` : outcome.message);
-    }
+    if (outcome.status === "empty") return fail("empty", `${engine.name} found nothing`);
+    if (outcome.status !== "ok") return fail(outcome.status, outcome.message);
     const searched: Attempt = {
       provider,
       status: "ok",
