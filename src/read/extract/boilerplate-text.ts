@@ -4,11 +4,15 @@ import type { TextStatsIndex } from "./text-stats.js";
 
 // Headings that open a block of teasers to other pages, in the languages of the benchmark and beyond.
 const MORE_LINKS_HEADING =
-  /^(?:mehr zum thema|das könnte (?:sie|dich) auch interessieren|auch interessant|weitere (?:artikel|beiträge|themen|nachrichten)|ähnliche (?:beiträge|artikel)|lesen sie (?:auch|mehr)|meistgelesen|related(?: posts| articles| stories)?|you (?:might|may) also like|read (?:more|also|next)|more (?:from|stories|on this)|recommended(?: for you)?|top stories|most popular|à lire aussi|lire aussi|sur le même sujet|vea también|lee también|leia também|leggi anche|czytaj (?:też|także)|zobacz (?:też|także))\b/i;
+  /^(?:mehr zum thema|schon gelesen|das könnte (?:sie|dich) auch interessieren|auch interessant|weitere (?:artikel|beiträge|themen|nachrichten)|ähnliche (?:beiträge|artikel)|lesen sie (?:auch|mehr)|meistgelesen|related(?: posts| articles| stories)?|you (?:might|may) also like|read (?:more|also|next)|more (?:from|stories|on this)|recommended(?: for you)?|top stories|most popular|à lire aussi|lire aussi|sur le même sujet|vea también|lee también|leia também|leggi anche|czytaj (?:też|także)|zobacz (?:też|także))\b/i;
 
 // Short lines that are page furniture in any article: sharing, credits, rights, navigation, bylines.
 const FURNITURE_LINE =
   /^(?:(?:möchten sie (?:den|diesen) artikel teilen|teilen|share(?: this)?|jetzt registrieren|drucken|print|zurück|back to|alle angaben ohne gewähr|anzeige|werbung|advertisement|sponsored|follow us|folgen sie uns|síguenos|nos siga|abonnieren|subscribe)\b|(?:quelle|quellen|quellenangaben|foto|fotos|photo|bild|bildquelle|image|credit|titelbild|von|autor|autoren|author|tags|schlagwörter|kategorien|categories|last modified|zuletzt aktualisiert|ultima modifica)\s*:|©|copyright\b|all rights reserved|alle rechte vorbehalten)/i;
+
+// "Lea también: <other story>" lines pointing away from the article.
+const TEASER_LINE =
+  /^(?:lea(?: también| más)?|lee también|leia também|lesen sie (?:auch|mehr)|siehe auch|mehr dazu|read (?:also|more)|also read|vea también|à lire aussi|lire aussi|leggi anche|czytaj (?:też|także)|zobacz (?:też|także))\s*:/i;
 
 const LINE_TAGS = new Set([
   "p",
@@ -53,10 +57,15 @@ export function dropBoilerplateText(roots: Element[], stats: TextStatsIndex): vo
   const doomed: Element[] = [];
   for (const root of roots) {
     walkElements(root, (el) => {
-      if (stats.of(el).chars > 120) return true;
+      if (stats.of(el).chars > 200) return true;
       if (!LINE_TAGS.has(el.name) || el.children.some((c) => isTag(c) && BLOCKS.has(c.name))) return true;
       const text = collapseWhitespace(textContent(el));
-      if (!text || text.length > 120) return true;
+      if (!text || text.length > 200) return true;
+      if (TEASER_LINE.test(text)) {
+        doomed.push(el);
+        return false;
+      }
+      if (text.length > 120) return true;
       if (MORE_LINKS_HEADING.test(text)) {
         doomed.push(el, ...teasersAfter(headingBlock(el, root)));
         return false;

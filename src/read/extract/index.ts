@@ -36,6 +36,17 @@ export async function extractMarkdown(html: string, url: string): Promise<Extrac
   return { ...meta, markdown, links: usefulLinks(hrefs, baseUrl, url) };
 }
 
+/** The innermost element still holding nearly all of the page's prose: the page minus its frame. */
+function proseRegion(root: Element, prose: (el: Element) => number): Element {
+  let region = root;
+  for (;;) {
+    const total = prose(region);
+    const next = region.children.find((c): c is Element => isTag(c) && prose(c) >= total * 0.85);
+    if (!next) return region;
+    region = next;
+  }
+}
+
 /**
  * An `<article>` around the best container also holds its headline, lead and
  * fact boxes; take it when it adds little besides them.
@@ -60,7 +71,7 @@ function mainContent(root: Element): Element[] {
   const top = topCandidate(root, scores);
   const prose = (el: Element) => stats.of(el).chars - stats.of(el).linkChars;
   let picked = top ? withSiblings(widenToArticle(top, stats), scores, stats) : [root];
-  if (picked.reduce((n, el) => n + prose(el), 0) < prose(root) * 0.6) picked = [root];
+  if (picked.reduce((n, el) => n + prose(el), 0) < prose(root) * 0.6) picked = [proseRegion(root, prose)];
   pruneContent(picked, scores, stats);
   dropBoilerplateText(picked, stats);
   return picked;

@@ -154,7 +154,7 @@ export function withSiblings(top: Element, scores: Map<Element, number>, stats: 
       out.push(sib);
       continue;
     }
-    if (sib.name === "p") {
+    if (sib.name === "p" || isParagraphLike(sib)) {
       const s = stats.of(sib);
       const density = stats.linkDensity(sib);
       if (s.chars > 80 && density < 0.25) out.push(sib);

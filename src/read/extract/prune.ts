@@ -61,7 +61,7 @@ function looksLikeWidget(
   if (!isList && !isTable && s.chars < 25 && s.headings === 0 && (s.images === 0 || s.images > 2))
     return true;
   const density = stats.linkDensity(el);
-  if (weight < 25 && density > (isList ? 0.5 : 0.33)) return true;
+  if (weight < 25 && density > (isList ? 0.8 : 0.33)) return true;
   if (weight >= 25 && density > 0.6) return true;
   return false;
 }
