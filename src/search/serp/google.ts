@@ -28,9 +28,8 @@ export function parseGoogle(html: string, finalUrl: string): SerpParse {
   const hits = organicHits($, finalUrl);
   if (hits.length > 0) return { kind: "results", hits };
   if ($("#rso").length === 0 && $('#botstuff p[role="heading"]').length > 0) return { kind: "empty" };
-  // Every results page carries the enablejs link in a <noscript> too: it marks the wall only when nothing else is there.
-  if (html.includes("/httpservice/retry/enablejs"))
-    return { kind: "blocked", code: "challenge", reason: "JavaScript wall (enablejs)" };
+  const wall = wallWithoutResults($, html);
+  if (wall) return { kind: "blocked", code: "challenge", reason: wall };
   return { kind: "blocked", code: "unknown_page", reason: "neither results nor Google's no-results text" };
 }
 
@@ -46,10 +45,19 @@ function blockedUrl(finalUrl: string): string | undefined {
 
 function blockMarkup($: Page, html: string): string | undefined {
   if ($(CHALLENGE_SELECTOR).length > 0) return "reCAPTCHA page (unusual traffic)";
-  if ($('form[action^="https://consent.google.com/"]').length > 0) return GOOGLE_CONSENT_REASON;
   if (/<title>\s*Sorry\.\.\.\s*<\/title>/i.test(html)) return "'Sorry...' automated-queries page";
-  // Only outside results: a snippet may quote these words.
-  if ($("#rso").length === 0 && CHALLENGE_TEXT.test($("body").text())) return "unusual-traffic page";
+  return undefined;
+}
+
+/**
+ * Markers that also occur on pages with results, so they count only when no result was found: every results
+ * page carries the enablejs link in a <noscript>, an EU results page can hold the consent dialog in-page, and a
+ * snippet may quote the challenge's words.
+ */
+function wallWithoutResults($: Page, html: string): string | undefined {
+  if ($('form[action^="https://consent.google.com/"]').length > 0) return GOOGLE_CONSENT_REASON;
+  if (html.includes("/httpservice/retry/enablejs")) return "JavaScript wall (enablejs)";
+  if (CHALLENGE_TEXT.test($("body").text())) return "unusual-traffic page";
   return undefined;
 }
 

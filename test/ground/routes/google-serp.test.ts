@@ -116,6 +116,17 @@ describe("parseGoogle links", () => {
     ]);
   });
 
+  it("reads results under an in-page consent dialog", () => {
+    const parsed = parseGoogle(
+      page(`<div class="MjjYud"><a href="https://real.example/"><h3>Real</h3></a></div>`).replace(
+        "<body>",
+        '<body><form action="https://consent.google.com/save" method="POST"><input type="submit" value="Reject all"></form>',
+      ),
+      SEARCH_URL,
+    );
+    expect(parsed.kind).toBe("results");
+  });
+
   it("skips ads and People also ask", () => {
     const parsed = parseGoogle(
       page(`
