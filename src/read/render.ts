@@ -209,6 +209,15 @@ async function renderIn(tab: Tab, request: RenderRequest): Promise<RenderedPage 
       deadline,
     );
     await settle(page, traffic, deadline);
+    // A script that navigates somewhere refused (a private address) leaves Chromium's own error page behind,
+    // whose text must not pass for the page's.
+    if (!/^https?:/i.test(page.url()))
+      return {
+        ok: false,
+        status: "error",
+        code: "render",
+        message: "the page navigated to an address that was refused or could not be loaded",
+      };
     const html = await beforeDeadline(page.content(), deadline);
     return { ok: true, html, finalUrl: page.url(), fetched: traffic.fetched, refused: traffic.refused };
   } finally {

@@ -105,6 +105,16 @@ describe("render (real Chromium)", { timeout: 60_000 }, () => {
     expect(sim.requests.filter((r) => r.path === "/given")).toEqual([]);
   });
 
+  it("never returns Chromium's error page when a script navigates to a refused address", async () => {
+    sim.route(SPA, "/jump", {
+      headers: { "content-type": "text/html" },
+      body: `<!doctype html><body><div id="root"></div><script>location.href = "http://${PRIVATE_HOST}/admin";</script></body>`,
+    });
+    const out = await renderer.render({ url: `http://${SPA}/jump`, net, deadline: Deadline.after(40_000) });
+    expect(out).toMatchObject({ ok: false, status: "error", code: "render" });
+    expect(sim.requests.some((r) => r.host === PRIVATE_HOST)).toBe(false);
+  });
+
   it("fails as a value when the deadline is too short", async () => {
     routeSpa((side.address() as AddressInfo).port);
     sim.route(SPA, "/slow", { body: "<p>late</p>", delayMs: 3000 });
