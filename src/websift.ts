@@ -45,7 +45,11 @@ export interface Websift {
 /** The library's front door. */
 export function createWebsift(config: WebsiftConfig = {}): Websift {
   const env = config.env ?? process.env;
-  const net = createNet({ ...config, env: config.env ?? process.env });
+  // Endpoints the operator configured by hand may live on their own network; nothing else may.
+  const trustedOrigins = [...(config.trustedOrigins ?? []), env.SEARXNG_URL, env.WEBSIFT_LLM_BASE_URL].filter(
+    (o): o is string => !!o?.trim(),
+  );
+  const net = createNet({ ...config, env, trustedOrigins });
   const store = config.store ?? new MemoryStore();
   const log = config.log ?? (() => {});
   const providers = config.providers ?? PROVIDERS;

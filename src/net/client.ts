@@ -1,4 +1,5 @@
 import { EventEmitter } from "node:events";
+import { isIP } from "node:net";
 import { Agent, type Dispatcher, ProxyAgent, request } from "undici";
 import { Deadline } from "../core/deadline.js";
 import { readBody } from "./body.js";
@@ -18,6 +19,13 @@ export interface NetConfig {
   resolve?: Resolve;
   /** Where a vetted address is really dialled (tests: loopback). The policy has already run on the address. */
   connectTo?: ConnectTo;
+  /**
+   * Origins (scheme://host:port) the operator configured explicitly, such as a SearXNG instance or a local LLM
+   * server, which may live on a private address. Only these exact origins skip the address policy; the scheme,
+   * credential and redirect rules still apply, and a redirect that leaves the origin is vetted as usual.
+   * Never fill this from call options or page content.
+   */
+  trustedOrigins?: string[];
   /** Extra trusted CA certificates (PEM); NODE_EXTRA_CA_CERTS works as well. */
   ca?: string | string[];
   /** Environment for HTTP(S)_PROXY / NO_PROXY; defaults to process.env. */
@@ -89,9 +97,21 @@ export function createNet(config: NetConfig = {}): Net {
   });
   const proxies = new Map<string, ProxyAgent>();
   const dnsCacheMs = config.dnsCacheMs ?? 30_000;
+  const trusted = new Set((config.trustedOrigins ?? []).flatMap((o) => originOf(o) ?? []));
+  // Trusted origins get their own pin table and agent: their private addresses must never be reused for an
+  // untrusted request to the same host name.
+  const trustedPins = new VettedAddresses();
+  let trustedAgent: Agent | undefined;
 
   function dispatcherFor(url: URL): { dispatcher: Dispatcher; viaProxy: boolean } {
     const proxy = proxyFor(url, proxyEnv);
+    if (!proxy && trusted.has(url.origin)) {
+      trustedAgent ??= new Agent({
+        connect: pinnedConnector(trustedPins, config, connecting),
+        maxHeaderSize: 64 * 1024,
+      });
+      return { dispatcher: trustedAgent, viaProxy: false };
+    }
     if (!proxy) return { dispatcher: direct, viaProxy: false };
     let agent = proxies.get(proxy);
     if (!agent) {
@@ -112,6 +132,8 @@ export function createNet(config: NetConfig = {}): Net {
 
   /** Rules 1 and 2 for one hop; through a proxy the proxy resolves, so only rule 1 runs here. */
   async function vetHop(raw: string, deadline: Deadline): Promise<NetFailure | URL> {
+    const origin = originOf(raw);
+    if (origin && trusted.has(origin)) return vetTrusted(raw, deadline);
     const checked = checkUrl(raw);
     if (!checked.ok) return netFailure("blocked_url", `refused ${redact(raw)}: ${checked.reason}`, raw);
     const url = checked.url;
@@ -122,6 +144,21 @@ export function createNet(config: NetConfig = {}): Net {
       const verdict = vetAddresses(checked.hostname, addresses);
       if (!verdict.ok) return netFailure("blocked_url", `refused ${url.host}: ${verdict.reason}`, raw);
       vetted.set(checked.hostname, addresses);
+      return url;
+    } catch (err) {
+      return classifyError(err, raw, "dns");
+    }
+  }
+
+  /** An operator-trusted origin: resolved and pinned like any other, its addresses not judged. */
+  async function vetTrusted(raw: string, deadline: Deadline): Promise<NetFailure | URL> {
+    const url = new URL(raw);
+    if (url.username || url.password)
+      return netFailure("blocked_url", "URLs with embedded credentials (user:pass@) are refused", raw);
+    const hostname = url.hostname.replace(/^\[|\]$/g, "");
+    if (isIP(hostname) || proxyFor(url, proxyEnv) || trustedPins.fresh(hostname, dnsCacheMs)) return url;
+    try {
+      trustedPins.set(hostname, await resolveWithin(resolve, hostname, deadline));
       return url;
     } catch (err) {
       return classifyError(err, raw, "dns");
@@ -294,7 +331,11 @@ export function createNet(config: NetConfig = {}): Net {
     },
     async close() {
       // A graceful close waits for requests in flight; a hostile peer must not hold the caller's shutdown.
-      const dispatchers: Dispatcher[] = [direct, ...proxies.values()];
+      const dispatchers: Dispatcher[] = [
+        direct,
+        ...proxies.values(),
+        ...(trustedAgent ? [trustedAgent] : []),
+      ];
       const graceful = Promise.allSettled(dispatchers.map((d) => d.close()));
       const late = await Promise.race([graceful.then(() => false), sleep(1000).then(() => true)]);
       if (late) await Promise.allSettled(dispatchers.map((d) => d.destroy()));
@@ -465,5 +506,15 @@ function redact(raw: string): string {
     return `${u.protocol}//${u.host}${u.pathname}`;
   } catch {
     return "the URL";
+  }
+}
+
+/** `http://searx.lan:8888/search` → `http://searx.lan:8888`; undefined for anything that is not http(s). */
+function originOf(raw: string): string | undefined {
+  try {
+    const url = new URL(raw);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.origin : undefined;
+  } catch {
+    return undefined;
   }
 }
