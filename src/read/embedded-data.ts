@@ -16,7 +16,8 @@ const STATE_ASSIGNMENT =
 // Keys whose strings are never prose: addresses, styling, identifiers, build metadata.
 const SKIP_KEY =
   /^(@?id|@context|@type|url|href|src|srcset|image|images|icon|logo|thumbnail|class(name)?|style|css|slug|key|hash|token|nonce|build.*|script.*|locale.*|path|pathname|asPath|query|mime.*|__typename|sizes|width|height)$/i;
-const TITLE_KEY = /^(headline|title|name)$/i;
+// In preference order: "name" is as often an author or a site as a page.
+const TITLE_KEYS = ["headline", "title", "name"];
 const BODY_KEY = /^(articleBody|text)$/;
 
 export function textFromEmbeddedData(html: string): EmbeddedText | undefined {
@@ -83,12 +84,14 @@ function stateValue(code: string): unknown {
 }
 
 function collectProse(value: unknown): { title?: string; paragraphs: string[] } {
-  let title: string | undefined;
+  const titles = new Map<string, string>();
   const seen = new Set<string>();
   const paragraphs: string[] = [];
   walk(value, (key, s) => {
     if (SKIP_KEY.test(key)) return;
-    if (!title && TITLE_KEY.test(key) && s.trim().length > 3 && s.length < 300) title = s.trim();
+    const titleKey = key.toLowerCase();
+    if (TITLE_KEYS.includes(titleKey) && !titles.has(titleKey) && s.trim().length > 3 && s.length < 300)
+      titles.set(titleKey, s.trim());
     if (!isProse(s)) return;
     const text = htmlToText(s);
     const norm = text.replace(/\s+/g, " ").toLowerCase();
@@ -96,6 +99,7 @@ function collectProse(value: unknown): { title?: string; paragraphs: string[] } 
     seen.add(norm);
     paragraphs.push(text);
   });
+  const title = TITLE_KEYS.map((k) => titles.get(k)).find(Boolean);
   return { title, paragraphs };
 }
 

@@ -221,7 +221,8 @@ async function fromHtml(
     ...(embedded ? { error: embeddedUseful ? undefined : `only ${embedded.from} fragments` } : {}),
   });
   if (embedded && embeddedUseful) {
-    const title = embedded.title ?? page.title;
+    // The document's own <title> names the page; a title found in the data may belong to a teaser beside it.
+    const title = page.title || embedded.title || "";
     return done(attempts, { ...page, title, markdown: embedded.markdown, source: "embedded-data" });
   }
 

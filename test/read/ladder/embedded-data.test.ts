@@ -11,6 +11,7 @@ describe("textFromEmbeddedData", () => {
     const data = {
       props: {
         pageProps: {
+          author: { name: "Ada Keeper" },
           post: {
             id: "abc123",
             title: "Harbour history",

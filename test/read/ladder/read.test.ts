@@ -215,7 +215,7 @@ describe("read: JS shells", () => {
       shell(`<script id="__NEXT_DATA__" type="application/json">${JSON.stringify(data)}</script>`),
     );
     const page = await read(`https://${SITE}/story`, never, h.ctx());
-    expect(page).toMatchObject({ status: "ok", source: "embedded-data" });
+    expect(page).toMatchObject({ status: "ok", source: "embedded-data", title: "Harbour app" });
     expect(page.markdown).toContain(`${PARAGRAPHS[0]}\n\n${PARAGRAPHS[1]}`);
     expect(page.markdown).not.toContain("enable JavaScript");
   });
