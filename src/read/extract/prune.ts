@@ -54,7 +54,8 @@ function looksLikeWidget(
   if (s.commas >= 10 || s.codeBlocks > 0) return false;
   const isList = el.name === "ul" || el.name === "ol" || el.name === "dl";
   const isTable = el.name === "table";
-  if (s.images > 1 && s.paragraphs / s.images < 0.5 && el.name !== "figure") return true;
+  if (s.images > 1 && s.paragraphs / s.images < 0.5 && s.chars < s.images * 60 && el.name !== "figure")
+    return true;
   if (!isList && !isTable && s.items > s.paragraphs + 1 && s.headings === 0 && stats.linkDensity(el) > 0.3)
     return true;
   if (s.inputs > Math.floor(s.paragraphs / 3)) return true;

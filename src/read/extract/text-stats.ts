@@ -17,7 +17,18 @@ export interface TextStats {
   headings: number;
 }
 
-const COMMAS = /[,，、،]/g;
+/** Non-whitespace characters and commas (any script's) of a text, without allocating. */
+function countText(data: string): [number, number] {
+  let chars = 0;
+  let commas = 0;
+  for (let i = 0; i < data.length; i++) {
+    const c = data.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 9 || c === 13 || c === 160 || c === 12) continue;
+    chars++;
+    if (c === 44 || c === 0xff0c || c === 0x3001 || c === 0x60c) commas++;
+  }
+  return [chars, commas];
+}
 const EMPTY: TextStats = zero();
 
 function zero(): TextStats {
@@ -60,20 +71,18 @@ export class TextStatsIndex {
     return s.chars ? s.linkChars / s.chars : 0;
   }
 
-  private collect(node: AnyNode | ParentNode, inLink: boolean): TextStats {
-    if (isText(node)) {
-      const chars = node.data.replace(/\s+/g, "").length;
-      const stats = zero();
-      stats.chars = chars;
-      stats.linkChars = inLink ? chars : 0;
-      stats.commas = node.data.match(COMMAS)?.length ?? 0;
-      return stats;
-    }
-    if (!isTag(node) && node.type !== "root") return EMPTY;
-    const here = inLink || (isTag(node) && node.name === "a");
+  private collect(node: ParentNode, inLink: boolean): TextStats {
     const total = zero();
-    for (const child of (node as ParentNode).children) {
-      const s = this.collect(child, here);
+    for (const child of node.children) {
+      if (isText(child)) {
+        const [chars, commas] = countText(child.data);
+        total.chars += chars;
+        if (inLink) total.linkChars += chars;
+        total.commas += commas;
+        continue;
+      }
+      if (!isTag(child)) continue;
+      const s = this.collect(child, inLink || child.name === "a");
       total.chars += s.chars;
       total.linkChars += s.linkChars;
       total.commas += s.commas;
@@ -83,7 +92,7 @@ export class TextStatsIndex {
       total.items += s.items;
       total.inputs += s.inputs;
       total.headings += s.headings;
-      if (isTag(child)) countTag(total, child.name);
+      countTag(total, child.name);
     }
     if (isTag(node)) this.stats.set(node, total);
     return total;
