@@ -7,7 +7,6 @@ import type { BrowserEngineName } from "./browser-engines.js";
 import { geminiRoute } from "./gemini.js";
 
 export type { BrowserEngineName } from "./browser-engines.js";
-export { GEMINI_SOURCE_LABEL } from "./gemini.js";
 
 export interface RouteDeps {
   ctx: ProviderContext;

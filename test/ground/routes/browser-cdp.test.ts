@@ -41,7 +41,8 @@ function startUserBrowser(): Promise<string> {
       "--proxy-server=http://127.0.0.1:9",
       "about:blank",
     ],
-    { stdio: ["ignore", "ignore", "pipe"] },
+    // Its own process group, so that ending it ends its renderer and GPU processes too.
+    { stdio: ["ignore", "ignore", "pipe"], detached: true },
   );
   userBrowser = child;
   return new Promise((resolve, reject) => {
@@ -61,8 +62,13 @@ beforeAll(async () => {
   if (chromiumAvailable()) cdpUrl = await startUserBrowser();
 }, 60_000);
 afterAll(async () => {
-  userBrowser?.kill("SIGKILL");
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  const browser = userBrowser;
+  if (browser?.pid !== undefined && browser.exitCode === null) {
+    const exited = new Promise((resolve) => browser.once("exit", resolve));
+    process.kill(-browser.pid, "SIGKILL");
+    await exited;
+  }
+  if (profile) rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   await net.close();
   await sim.close();
 });
