@@ -57,7 +57,13 @@ const fetchInput = {
     .optional()
     .describe("Characters to return (default 6000)"),
   looking_for: z.string().max(500).optional().describe("What you need: matching passages are kept"),
-  offset: z.number().int().min(0).optional().describe("Read on from a previous result's next_offset"),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .max(100_000_000)
+    .optional()
+    .describe("Read on from the offset a shortened page names"),
   mode: z.enum(["passages", "cut", "head-tail"]).optional().describe("How a long page is shortened"),
 };
 
