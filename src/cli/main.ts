@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from "commander";
 import { registerAnswer } from "./commands/answer.js";
+import { registerDoctor } from "./commands/doctor.js";
 import { registerFetch } from "./commands/fetch.js";
 import { registerInstall } from "./commands/install.js";
 import { registerMcp } from "./commands/mcp.js";
@@ -20,6 +21,7 @@ registerFetch(program);
 registerAnswer(program);
 registerMcp(program);
 registerInstall(program);
+registerDoctor(program);
 
 try {
   await program.parseAsync(process.argv);
