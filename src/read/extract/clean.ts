@@ -4,11 +4,12 @@ import { isInside, isTag, removeNode, walkElements } from "./dom.js";
 import { isHidden } from "./hidden.js";
 import { TextStatsIndex } from "./text-stats.js";
 
-// Never content: code, widgets, embedded media and form controls.
+// Never content: code, widgets, embedded media and form controls. <head> itself stays: htmlparser2 does
+// not close an unterminated <head> at the first body tag, so on some pages it holds the whole page.
 const JUNK_TAGS = new Set(
   (
     "script style noscript template svg canvas iframe object embed applet button select input textarea option " +
-    "datalist dialog link meta base frame frameset audio video source track map head title"
+    "datalist dialog link meta base frame frameset audio video source track map title"
   ).split(" "),
 );
 
