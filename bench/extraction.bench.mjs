@@ -62,14 +62,16 @@ const notes = [];
 // One scorer process per extractor, one after the other: a baseline that fails takes only its own row down,
 // and runs never compete for the (two) cores.
 for (const [name, module] of extractors) {
-  const out = join(scorer, `result-${name}.json`);
+  const out = join(scorer, `result-${process.pid}-${name}.json`);
   rmSync(out, { force: true });
   const args = [join(scorer, "eval.mjs"), "--module", module, "--name", name, "--json", out, "--quiet"];
   for (const [, dir] of datasets) args.push("--dataset", dir);
   args.push("--bootstrap", quick ? "0" : "200");
   if (quick) args.push("--limit", "150");
   const run = spawnSync(process.execPath, args, { cwd: repo, encoding: "utf8", timeout: 1_800_000 });
-  if (run.status !== 0 || !existsSync(out)) {
+  const parsed = run.status === 0 && existsSync(out) ? JSON.parse(readFileSync(out, "utf8")) : undefined;
+  rmSync(out, { force: true });
+  if (!parsed) {
     const why = (run.stderr || run.error?.message || "no output").trim().split("\n").filter(Boolean).at(-1);
     notes.push(
       `- ${name} could not run: ${why}${installError && name !== "websift" ? ` (npm install: ${installError})` : ""}`,
@@ -77,7 +79,7 @@ for (const [name, module] of extractors) {
     for (const [set] of datasets) rows.push(`| ${name} | ${set} | could not run | | | | | | |`);
     continue;
   }
-  const { results } = JSON.parse(readFileSync(out, "utf8"));
+  const { results } = parsed;
   for (const [set, , metric] of datasets) {
     const r = results.find((x) => x.dataset === set);
     if (!r) continue;

@@ -1,4 +1,4 @@
-import type { AnyNode, Element, ParentNode } from "./dom.js";
+import type { Element, ParentNode } from "./dom.js";
 import { isTag, isText } from "./dom.js";
 
 export interface TextStats {
