@@ -1,4 +1,3 @@
-import { getDocumentProxy } from "unpdf";
 import type { Deadline } from "../core/deadline.js";
 import type { Failure } from "../core/status.js";
 
@@ -57,6 +56,8 @@ export async function pdfToText(
   let doc: PdfDocument | undefined;
   try {
     // pdf.js takes ownership of (and may detach) the buffer it is given, so it gets a copy.
+    // Loaded on first use: the PDF engine is large and most reads are HTML.
+    const { getDocumentProxy } = await import("unpdf");
     doc = await withinDeadline<PdfDocument>(getDocumentProxy(new Uint8Array(bytes)), limits.deadline);
     const totalPages = doc.numPages;
     const pages: string[] = [];

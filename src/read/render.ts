@@ -1,5 +1,5 @@
 import { accessSync, constants } from "node:fs";
-import { type Browser, type BrowserContext, chromium, type Page, type Route } from "playwright-core";
+import type { Browser, BrowserContext, Page, Route } from "playwright-core";
 import type { Deadline } from "../core/deadline.js";
 import type { Failure } from "../core/status.js";
 import { CHROME_USER_AGENT, type Net } from "../net/client.js";
@@ -101,15 +101,18 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
 
   function launch(deadline: Deadline): Promise<Browser> {
     if (!browser) {
-      const launching = chromium.launch({
-        executablePath,
-        headless: true,
-        args: LAUNCH_ARGS,
-        timeout: Math.max(1000, Math.min(deadline.remaining(), 15_000)),
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-      });
+      // Loaded on first use: playwright-core costs ~90 MB and most of a second of start-up that most calls never need.
+      const launching = import("playwright-core").then(({ chromium }) =>
+        chromium.launch({
+          executablePath,
+          headless: true,
+          args: LAUNCH_ARGS,
+          timeout: Math.max(1000, Math.min(deadline.remaining(), 15_000)),
+          handleSIGINT: false,
+          handleSIGTERM: false,
+          handleSIGHUP: false,
+        }),
+      );
       browser = launching;
       // A crashed or failed browser is forgotten, so the next render launches a new one.
       const forget = () => {
