@@ -1,0 +1,66 @@
+import type { Failure } from "../core/status.js";
+import type { AnswerResult } from "../ground/answer.js";
+import { failureEnvelope } from "../ground/envelope.js";
+import type { ReadResult } from "../read/read.js";
+import type { SearchResponse } from "../search/chain.js";
+import type { LookupKind } from "./lookup-key.js";
+
+/**
+ * A lookup that did not finish (past its hard deadline, the session closed, or a bug in the call) still lands,
+ * as a failure of the same shape as its kind's result, so a caller handles one type per kind.
+ */
+export function failedLookup(
+  kind: LookupKind,
+  subject: string,
+  failure: Failure,
+): SearchResponse | ReadResult | AnswerResult {
+  if (kind === "search")
+    return {
+      status: failure.status,
+      query: subject,
+      results: [],
+      attempted: [],
+      scope: "general",
+      error: failure.message,
+      code: failure.code,
+    };
+  if (kind === "answer")
+    return {
+      status: failure.status,
+      envelope: failureEnvelope(subject, failure.message),
+      sources: [],
+      attempts: [],
+    };
+  return {
+    status: failure.status,
+    url: subject,
+    finalUrl: subject,
+    title: "",
+    markdown: "",
+    links: [],
+    contentType: "",
+    truncated: false,
+    fetchedAt: new Date().toISOString(),
+    cached: false,
+    attempts: [],
+    totalChars: 0,
+    error: failure,
+  };
+}
+
+export const pastDeadline = (seconds: number): Failure => ({
+  status: "timeout",
+  code: "deadline",
+  message: `the lookup took longer than ${seconds} s and was stopped`,
+});
+
+export const sessionClosed: Failure = {
+  status: "error",
+  code: "session_closed",
+  message: "the session closed before the lookup finished",
+};
+
+export function unexpected(err: unknown): Failure {
+  const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
+  return { status: "error", code: "internal", message: `the lookup failed: ${message}` };
+}

@@ -1,0 +1,343 @@
+import { randomUUID } from "node:crypto";
+import { Deadline, DeadlineExceeded } from "../core/deadline.js";
+import type { AnswerOptions, AnswerResult } from "../ground/answer.js";
+import type { ReadOptions, ReadResult } from "../read/read.js";
+import type { SearchResponse } from "../search/chain.js";
+import type { SearchOptions } from "../search/options.js";
+import type { Websift } from "../websift.js";
+import { type Clock, systemClock } from "./clock.js";
+import { failedLookup, pastDeadline, sessionClosed, unexpected } from "./failed-lookup.js";
+import { keepAsAnswer, keepAsRead, keepAsSearch } from "./keep-as.js";
+import { type LookupKind, lookupKey } from "./lookup-key.js";
+import { SlotQueue } from "./slot-queue.js";
+import { createWebMemory } from "./web-memory.js";
+
+export const PENDING_MESSAGE = "still looking, it reaches you by itself";
+
+export interface TurnOptions {
+  /** Ends the caller's wait (its turn), never the lookup: a lookup whose turn was cancelled still lands. */
+  signal?: AbortSignal;
+}
+// The session owns each lookup's budget and signal; per-turn callbacks cannot be shared between callers.
+export type SessionSearchOptions = Omit<SearchOptions, "signal" | "deadline" | "timeoutMs" | "onAttempt"> &
+  TurnOptions;
+export type SessionReadOptions = Omit<ReadOptions, "deadline"> & TurnOptions;
+export type SessionAnswerOptions = Omit<AnswerOptions, "signal" | "timeoutMs" | "onProgress"> & TurnOptions;
+
+export interface PendingLookup {
+  status: "pending";
+  id: string;
+  message: string;
+}
+/** A result answered within the wait, with the lookup's id and the line to keep after this turn. */
+export type InTurn<T> = T & { id: string; keepAs: string };
+
+interface LandingOf<K extends LookupKind, R> {
+  id: string;
+  conversationId: string;
+  kind: K;
+  result: R;
+  keepAs: string;
+}
+export type Landing =
+  | LandingOf<"search", SearchResponse>
+  | LandingOf<"read", ReadResult>
+  | LandingOf<"answer", AnswerResult>;
+
+export interface InFlightLookup {
+  id: string;
+  kind: LookupKind;
+  subject: string;
+  askedAt: number;
+  state: "queued" | "running";
+}
+
+export interface SessionOptions {
+  waitSeconds?: number;
+  deadlineSeconds?: number;
+  maxConcurrent?: number;
+  /** Receives each lookup that outlived its turn, once, for the conversation that asked. */
+  onLanded?: (landing: Landing) => void | Promise<void>;
+  clock?: Clock;
+}
+
+export interface Session {
+  search(
+    conversationId: string,
+    query: string,
+    options?: SessionSearchOptions,
+  ): Promise<InTurn<SearchResponse> | PendingLookup>;
+  read(
+    conversationId: string,
+    url: string,
+    options?: SessionReadOptions,
+  ): Promise<InTurn<ReadResult> | PendingLookup>;
+  answer(
+    conversationId: string,
+    query: string,
+    options?: SessionAnswerOptions,
+  ): Promise<InTurn<AnswerResult> | PendingLookup>;
+  /** The conversation's lookups still in flight. */
+  pending(conversationId: string): InFlightLookup[];
+  /** Recent pages and searches of one conversation, or of the whole session; "" when there are none. */
+  liveState(conversationId?: string): string;
+  /** Stops every lookup; resolves once each has landed or been cancelled. */
+  close(): Promise<void>;
+}
+
+export type SessionWebsift = Pick<Websift, "search" | "read" | "answer">;
+
+type LookupResult = SearchResponse | ReadResult | AnswerResult;
+type Call = (signal: AbortSignal, ms: number) => Promise<LookupResult>;
+type Ended = "call" | "deadline" | "close";
+
+/** One conversation's claim on a lookup. */
+interface Ticket {
+  id: string;
+  conversationId: string;
+  /** Told "pending" at least once: the result is owed through onLanded. */
+  owed: boolean;
+  waiters: Set<(result: LookupResult, keepAs: string) => void>;
+}
+
+interface Lookup {
+  key: string;
+  kind: LookupKind;
+  subject: string;
+  askedAt: number;
+  deadlineAt: number;
+  state: "queued" | "running" | "landed";
+  tickets: Map<string, Ticket>;
+  controller: AbortController;
+  call: Call;
+  withdraw: () => void;
+  deadlineTimer: unknown;
+}
+
+/** Grace for aborted calls to wind down when the session closes. */
+const CLOSE_GRACE_MS = 2000;
+
+/**
+ * Lookups that never hold a turn: a caller waits at most `waitSeconds`, then goes on with "pending" while the
+ * lookup runs on and lands later through `onLanded`, to the conversation that asked.
+ */
+export function createSession(websift: SessionWebsift, options: SessionOptions = {}): Session {
+  const clock = options.clock ?? systemClock;
+  const waitMs = seconds(options.waitSeconds ?? 3, "waitSeconds") * 1000;
+  const deadlineSeconds = seconds(options.deadlineSeconds ?? 20, "deadlineSeconds");
+  const slots = new SlotQueue(options.maxConcurrent ?? 3);
+  const memory = createWebMemory(clock);
+  const inFlight = new Map<string, Lookup>();
+  // Calls aborted at their deadline may still be winding down; close() waits for them too.
+  const unsettled = new Set<Promise<unknown>>();
+  let closed = false;
+
+  function ask(
+    kind: LookupKind,
+    conversationId: string,
+    subject: string,
+    keyOptions: object,
+    call: Call,
+    turn: AbortSignal | undefined,
+  ): Promise<InTurn<LookupResult> | PendingLookup> {
+    if (closed) {
+      const result = failedLookup(kind, subject, sessionClosed);
+      return Promise.resolve({ ...result, id: randomUUID(), keepAs: keepAsOf(kind, subject, result) });
+    }
+    const key = lookupKey(kind, subject, keyOptions);
+    const lookup = inFlight.get(key) ?? begin(key, kind, subject, call);
+    let ticket = lookup.tickets.get(conversationId);
+    if (!ticket) {
+      ticket = { id: randomUUID(), conversationId, owed: false, waiters: new Set() };
+      lookup.tickets.set(conversationId, ticket);
+    }
+    return waitInTurn(ticket, turn);
+  }
+
+  function waitInTurn(
+    ticket: Ticket,
+    turn: AbortSignal | undefined,
+  ): Promise<InTurn<LookupResult> | PendingLookup> {
+    return new Promise((resolve) => {
+      let timer: unknown;
+      const onResult = (result: LookupResult, keepAs: string) => {
+        clock.clearTimeout(timer);
+        turn?.removeEventListener("abort", stopWaiting);
+        resolve({ ...result, id: ticket.id, keepAs });
+      };
+      function stopWaiting() {
+        ticket.waiters.delete(onResult);
+        clock.clearTimeout(timer);
+        turn?.removeEventListener("abort", stopWaiting);
+        ticket.owed = true;
+        resolve({ status: "pending", id: ticket.id, message: PENDING_MESSAGE });
+      }
+      if (turn?.aborted) return stopWaiting();
+      ticket.waiters.add(onResult);
+      timer = clock.setTimeout(stopWaiting, waitMs);
+      turn?.addEventListener("abort", stopWaiting, { once: true });
+    });
+  }
+
+  function begin(key: string, kind: LookupKind, subject: string, call: Call): Lookup {
+    const askedAt = clock.now();
+    const lookup: Lookup = {
+      key,
+      kind,
+      subject,
+      askedAt,
+      deadlineAt: askedAt + deadlineSeconds * 1000,
+      state: "queued",
+      tickets: new Map(),
+      controller: new AbortController(),
+      call,
+      withdraw: () => {},
+      deadlineTimer: undefined,
+    };
+    inFlight.set(key, lookup);
+    // The deadline counts from the ask, queueing included: nobody waits longer than deadlineSeconds for a landing.
+    lookup.deadlineTimer = clock.setTimeout(
+      () => land(lookup, failedLookup(kind, subject, pastDeadline(deadlineSeconds)), "deadline"),
+      deadlineSeconds * 1000,
+    );
+    lookup.withdraw = slots.enter(() => run(lookup));
+    return lookup;
+  }
+
+  function run(lookup: Lookup): void {
+    lookup.state = "running";
+    const ms = Math.max(1, lookup.deadlineAt - clock.now());
+    let calling: Promise<LookupResult>;
+    try {
+      calling = lookup.call(lookup.controller.signal, ms);
+    } catch (err) {
+      calling = Promise.reject(err);
+    }
+    const settled = calling.then(
+      (result) => land(lookup, result, "call"),
+      (err) => land(lookup, failedLookup(lookup.kind, lookup.subject, unexpected(err)), "call"),
+    );
+    unsettled.add(settled);
+    settled.finally(() => unsettled.delete(settled));
+  }
+
+  function land(lookup: Lookup, result: LookupResult, ended: Ended): void {
+    if (lookup.state === "landed") return;
+    const wasRunning = lookup.state === "running";
+    lookup.state = "landed";
+    clock.clearTimeout(lookup.deadlineTimer);
+    if (inFlight.get(lookup.key) === lookup) inFlight.delete(lookup.key);
+    // A call cut off at its deadline frees its slot at once: it has been told to stop, and one that ignores the
+    // signal must not hold the queue up. Its late answer is dropped.
+    if (wasRunning) slots.leave();
+    else lookup.withdraw();
+    if (ended !== "call")
+      lookup.controller.abort(
+        ended === "deadline" ? new DeadlineExceeded() : new Error(sessionClosed.message),
+      );
+
+    const keepAs = keepAsOf(lookup.kind, lookup.subject, result);
+    for (const ticket of lookup.tickets.values()) {
+      if (ended !== "close") remember(ticket.conversationId, lookup, result);
+      for (const waiter of ticket.waiters) waiter(result, keepAs);
+      ticket.waiters.clear();
+      // A closed session's conversations are gone: what is cancelled is not delivered.
+      if (ticket.owed && ended !== "close")
+        deliver({
+          id: ticket.id,
+          conversationId: ticket.conversationId,
+          kind: lookup.kind,
+          result,
+          keepAs,
+        } as Landing);
+    }
+  }
+
+  function remember(conversationId: string, lookup: Lookup, result: LookupResult): void {
+    if (result.status !== "ok" && result.status !== "partial") return;
+    if (lookup.kind === "read") {
+      const page = result as ReadResult;
+      memory.rememberRead(conversationId, { ...page, url: page.finalUrl || lookup.subject });
+    } else if (lookup.kind === "search") {
+      memory.rememberSearch(conversationId, lookup.subject, (result as SearchResponse).results);
+    } else {
+      memory.rememberSearch(conversationId, lookup.subject, (result as AnswerResult).sources);
+    }
+  }
+
+  function deliver(landing: Landing): void {
+    // One listener's failure must not keep the other conversations from their landings.
+    try {
+      const delivered = options.onLanded?.(landing);
+      if (delivered instanceof Promise) delivered.catch(() => {});
+    } catch {}
+  }
+
+  return {
+    search(conversationId, query, { signal, ...rest } = {}) {
+      const call: Call = (lookupSignal, ms) =>
+        websift.search(query, { ...rest, signal: lookupSignal, timeoutMs: ms });
+      return ask("search", conversationId, query, rest, call, signal) as Promise<
+        InTurn<SearchResponse> | PendingLookup
+      >;
+    },
+    read(conversationId, url, { signal, ...rest } = {}) {
+      // The reader's page cache answers a page read again at once: the session adds nothing in front of it.
+      const call: Call = (lookupSignal, ms) =>
+        websift.read(url, { ...rest, deadline: Deadline.fromSignal(lookupSignal, ms) });
+      return ask("read", conversationId, url, rest, call, signal) as Promise<
+        InTurn<ReadResult> | PendingLookup
+      >;
+    },
+    answer(conversationId, query, { signal, ...rest } = {}) {
+      const call: Call = (lookupSignal, ms) =>
+        websift.answer(query, { ...rest, signal: lookupSignal, timeoutMs: ms });
+      return ask("answer", conversationId, query, rest, call, signal) as Promise<
+        InTurn<AnswerResult> | PendingLookup
+      >;
+    },
+    pending(conversationId) {
+      const listed: InFlightLookup[] = [];
+      for (const lookup of inFlight.values()) {
+        const ticket = lookup.tickets.get(conversationId);
+        if (ticket && lookup.state !== "landed")
+          listed.push({
+            id: ticket.id,
+            kind: lookup.kind,
+            subject: lookup.subject,
+            askedAt: lookup.askedAt,
+            state: lookup.state,
+          });
+      }
+      return listed;
+    },
+    liveState(conversationId) {
+      return memory.render(conversationId);
+    },
+    async close() {
+      closed = true;
+      for (const lookup of [...inFlight.values()])
+        land(lookup, failedLookup(lookup.kind, lookup.subject, sessionClosed), "close");
+      let grace: unknown;
+      await Promise.race([
+        Promise.allSettled([...unsettled]),
+        new Promise<void>((resolve) => {
+          grace = clock.setTimeout(resolve, CLOSE_GRACE_MS);
+        }),
+      ]);
+      clock.clearTimeout(grace);
+    },
+  };
+}
+
+function keepAsOf(kind: LookupKind, subject: string, result: LookupResult): string {
+  if (kind === "read") return keepAsRead(subject, result as ReadResult);
+  if (kind === "search") return keepAsSearch(subject, result as SearchResponse);
+  return keepAsAnswer(subject, result as AnswerResult);
+}
+
+function seconds(value: number, name: string): number {
+  if (!Number.isFinite(value) || value < 0)
+    throw new RangeError(`${name} must be a number of seconds, 0 or more`);
+  return value;
+}
