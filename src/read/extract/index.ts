@@ -1,5 +1,6 @@
 import { dropBoilerplateText } from "./boilerplate-text.js";
 import { cleanTree } from "./clean.js";
+import { limitDepth } from "./depth-limit.js";
 import type { Element } from "./dom.js";
 import { findFirst, isTag, parseHtml } from "./dom.js";
 import { baseUrlOf, usefulLinks } from "./links.js";
@@ -24,6 +25,7 @@ export interface ExtractedPage {
 /** HTML → main content → markdown, with the content's links moved out of the prose. */
 export async function extractMarkdown(html: string, url: string): Promise<ExtractedPage> {
   const doc = parseHtml(html);
+  limitDepth(doc);
   const meta = readMetadata(doc);
   const baseUrl = baseUrlOf(doc, url);
   cleanTree(doc);

@@ -323,6 +323,13 @@ describe("extractMarkdown: languages", () => {
     expect(zh.markdown).not.toContain("版权所有");
   });
 
+  it("survives pathologically deep nesting and still drops hidden text there", async () => {
+    const deep = `${"<div>".repeat(20000)}<p>${PROSE}</p><span hidden>SECRET-INSTRUCTION</span>`;
+    const { markdown } = await extractMarkdown(page(deep), "https://example.org/deep");
+    expect(markdown).toContain("The committee met");
+    expect(markdown).not.toContain("SECRET-INSTRUCTION");
+  });
+
   it("returns empty markdown, not an error, for an empty document", async () => {
     await expect(extractMarkdown("", "https://example.org/")).resolves.toMatchObject({
       markdown: "",
