@@ -75,7 +75,12 @@ export function createWebMemory(clock: Clock): WebMemory {
       remember(
         conversationId,
         "reads",
-        { key: page.url, at: clock.now(), head: `read ${title} (${url})`, tail: pageStart(page.markdown) },
+        {
+          key: page.url,
+          at: clock.now(),
+          head: `read ${title} (${url})`,
+          tail: pageStart(page.markdown, page.title),
+        },
         PAGES,
       );
     },
@@ -108,10 +113,13 @@ export function createWebMemory(clock: Clock): WebMemory {
   };
 }
 
-/** The page's opening prose, without its numbered link list or markdown furniture. */
-function pageStart(markdown: string): string {
+/** The page's opening prose, without its numbered link list, markdown furniture or a heading repeating its title. */
+function pageStart(markdown: string, title: string): string {
   const prose = markdown
     .split(/\n\nLinks:\n/)[0]
+    .replace(/^\s*#{1,6}\s+(.*)\n/, (heading, text: string) =>
+      text.trim().toLowerCase() === title.trim().toLowerCase() ? "" : heading,
+    )
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/^\s{0,3}(?:#{1,6}|>|[-*+])\s+/gm, "")

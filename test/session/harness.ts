@@ -68,7 +68,7 @@ export function results(entries: { title: string; url: string; snippet?: string 
 
 /**
  * A route that answers only when the test says so: `arrived` resolves when the request reaches the server,
- * so a test knows a lookup is running without sleeping.
+ * so a test knows a lookup is running without sleeping; `dropped` tells that the client gave up on it.
  */
 export function heldRoute(web: SimWeb, host: string, path: string, reply: SimReply) {
   let arrive!: () => void;
@@ -80,13 +80,17 @@ export function heldRoute(web: SimWeb, host: string, path: string, reply: SimRep
     release = resolve;
   });
   let hits = 0;
-  web.route(host, path, async () => {
+  let dropped = false;
+  web.route(host, path, async (_req, raw) => {
     hits += 1;
+    raw.res.on("close", () => {
+      if (!raw.res.writableFinished) dropped = true;
+    });
     arrive();
     await released;
     return reply;
   });
-  return { arrived, release, hits: () => hits };
+  return { arrived, release, hits: () => hits, dropped: () => dropped };
 }
 
 /** Lets the event loop run until `check` holds (network replies travel through real sockets). */

@@ -173,6 +173,7 @@ describe("session: the hard deadline", () => {
     expect(landing.result.status).toBe("timeout");
     expect(landing.keepAs).toBe("(you tried to read https://www.example.com/stuck: timeout)");
     expect(session.pending("a")).toEqual([]);
+    await until(() => stuck.dropped());
     stuck.release();
     await session.close();
     expect(mail.landed).toHaveLength(1);
@@ -190,6 +191,32 @@ describe("session: the hard deadline", () => {
     await until(() => mail.landed.length === 4);
     expect(mail.landed.map((l) => l.result.status)).toEqual(["timeout", "timeout", "timeout", "timeout"]);
     expect(routes[3].hits()).toBe(0);
+  });
+});
+
+describe("session: answer", () => {
+  it("answers a question in the turn, with its keepAs line", async () => {
+    web.route(
+      "html.duckduckgo.com",
+      "/html/",
+      results([
+        { title: "Zugspitze facts", url: "https://www.example.com/zug" },
+        { title: "Zugspitze glacier", url: "https://www.example.com/zug2" },
+        { title: "Zugspitze weather", url: "https://www.example.com/zug3" },
+      ]),
+    );
+    for (const path of ["/zug", "/zug2", "/zug3"])
+      web.route(
+        WWW,
+        path,
+        page("Zugspitze facts", ["The Zugspitze is 2,962 metres high, Germany's highest peak."]),
+      );
+    const res = await session.answer("a", "How high is the Zugspitze?");
+    expect(res.status).toBe("ok");
+    expect("keepAs" in res && res.keepAs).toBe('(you looked up "How high is the Zugspitze?")');
+    expect(session.liveState("a")).toContain(
+      'searched "How high is the Zugspitze?", just now: Zugspitze facts',
+    );
   });
 });
 
