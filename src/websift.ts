@@ -4,6 +4,7 @@ import { type AnswerOptions, type AnswerResult, answer } from "./ground/answer.j
 import { closeHeadless } from "./ground/routes/headless-browser.js";
 import { runRoute } from "./ground/routes/index.js";
 import { createNet, type Net, type NetConfig } from "./net/client.js";
+import { fetchBest } from "./read/fetch-best.js";
 import { closeSharedRenderer, type ReadOptions, type ReadResult, read } from "./read/read.js";
 import { type SearchResponse, searchChain } from "./search/chain.js";
 import type { SearchOptions } from "./search/options.js";
@@ -35,6 +36,8 @@ export interface WebsiftConfig extends NetConfig {
 export interface Websift {
   search(query: string, options?: SearchOptions): Promise<SearchResponse>;
   read(url: string, options?: ReadOptions): Promise<ReadResult>;
+  /** Tavily extract, then Exa contents, then the direct ladder: only with keys set and paid use unfrozen or pinned. */
+  fetchBest(url: string, options?: ReadOptions): Promise<ReadResult>;
   answer(query: string, options?: AnswerOptions): Promise<AnswerResult>;
   readonly net: Net;
   readonly store: Store;
@@ -83,7 +86,11 @@ export function createWebsift(config: WebsiftConfig = {}): Websift {
     },
     async read(url, options = {}) {
       if (!(await enabled())) return disabledRead(url);
-      return read(url, { ...options, deadline: options.deadline ?? Deadline.after(totalMs) }, readCtx);
+      return read(url, { ...options, deadline: options.deadline ?? totalMs }, readCtx);
+    },
+    async fetchBest(url, options = {}) {
+      if (!(await enabled())) return disabledRead(url);
+      return fetchBest(url, { ...options, deadline: options.deadline ?? totalMs }, readCtx);
     },
     async answer(query, options = {}) {
       return answer(query, options, {
@@ -116,7 +123,7 @@ export function createWebsift(config: WebsiftConfig = {}): Websift {
             deadline,
           ),
         read: (maxChars, lookingFor) => async (url, deadline) => {
-          const page = await read(url, { maxChars, lookingFor, deadline }, readCtx);
+          const page = await read(url, { maxChars, lookingFor, deadline, links: false }, readCtx);
           return { ...page, error: page.error?.message };
         },
       });

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from "commander";
+import { ConfigError } from "../config/load.js";
 import { registerAnswer } from "./commands/answer.js";
 import { registerDoctor } from "./commands/doctor.js";
 import { registerFetch } from "./commands/fetch.js";
@@ -29,7 +30,7 @@ try {
   if (err instanceof CommanderError) {
     process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.badInput);
   }
-  if (err instanceof InputError) {
+  if (err instanceof InputError || err instanceof ConfigError) {
     process.stderr.write(`error: ${err.message}\n`);
     process.exit(EXIT.badInput);
   }

@@ -1,20 +1,21 @@
-import { existsSync } from "node:fs";
 import { InvalidArgumentError } from "commander";
-import dotenv from "dotenv";
+import { loadConfig } from "../config/load.js";
 import { createWebsift, type Websift } from "../websift.js";
 
 /** Exit codes: results, an honest failure or empty answer, bad input. */
 export const EXIT = { ok: 0, failure: 1, badInput: 2 } as const;
 
-/** Keys come from the environment or a `.env` file beside the working directory, never from config files. */
-export function loadEnv(): void {
-  if (existsSync(".env")) dotenv.config({ path: ".env", quiet: true });
-}
-
+/**
+ * The configured library for one CLI run: defaults < config file < environment (a `.env` file included); keys
+ * only ever from the environment. A bad config file throws ConfigError naming the setting and the file.
+ */
 export function websiftFromEnv(options: { verbose?: boolean } = {}): Websift {
-  loadEnv();
-  const verbose = options.verbose || process.env.WEBSIFT_DEBUG === "1";
-  return createWebsift({ log: verbose ? (line) => process.stderr.write(`websift: ${line}\n`) : undefined });
+  const config = loadConfig();
+  const verbose = options.verbose || config.env.WEBSIFT_DEBUG === "1";
+  return createWebsift({
+    ...config.toWebsiftConfig(),
+    log: verbose ? (line) => process.stderr.write(`websift: ${line}\n`) : undefined,
+  });
 }
 
 /** Progress for people: on a terminal, to stderr; piped, nothing but results. */

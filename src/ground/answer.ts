@@ -50,6 +50,8 @@ export interface AnswerDeps {
   totalMs?: number;
 }
 
+const ROUTE_RESERVE_MS = 8000;
+
 /** websift's main job: a question in, an honest fenced envelope out. */
 export async function answer(query: string, options: AnswerOptions, deps: AnswerDeps): Promise<AnswerResult> {
   const progress = options.onProgress ?? (() => {});
@@ -73,7 +75,9 @@ export async function answer(query: string, options: AnswerOptions, deps: Answer
   progress(progressLine.searching(q));
 
   if (options.route && deps.route) {
-    const routed = await deps.route(options.route, q, deadline.child()).catch(() => undefined);
+    // The route gets what is left minus a reserve, so falling through still leaves the pipeline time to answer.
+    const routeBudget = Math.max(0, deadline.remaining() - ROUTE_RESERVE_MS);
+    const routed = await deps.route(options.route, q, deadline.child(routeBudget)).catch(() => undefined);
     if (routed && routed.status === "ok") return routed;
     if (routed) attempts.push(...routed.attempts);
   }

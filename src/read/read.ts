@@ -30,6 +30,10 @@ export interface ReadOptions {
   render?: RenderMode;
   /** Milliseconds (default 20 000) or the caller's own Deadline. */
   deadline?: number | Deadline;
+  /** false: prose only, without the numbered link list (an envelope that must carry no URLs). */
+  links?: boolean;
+  /** The caller's cancellation (an MCP request, a closed HTTP connection); it ends the read at once. */
+  signal?: AbortSignal;
   /** fetchBest only: these providers, in this order, even while paid use is frozen. */
   pin?: ExtractProvider[];
 }
@@ -97,7 +101,7 @@ export async function readThrough(
   const deadline =
     options.deadline instanceof Deadline
       ? options.deadline
-      : Deadline.after(options.deadline ?? DEFAULT_READ_MS);
+      : Deadline.fromSignal(options.signal, options.deadline ?? DEFAULT_READ_MS);
   const key: DocumentKey = { url, render: options.render ?? "auto", via };
   const hit = await cachedDocument(ctx.store, key);
   if (hit) return present(hit, options, [{ provider: "cache", status: "ok", ms: Date.now() - t0 }], true);
@@ -143,7 +147,7 @@ function present(doc: ReadDocument, options: ReadOptions, attempts: Attempt[], c
   // The link list belongs to the page's first window; reading on returns prose only.
   const offset = options.offset ?? 0;
   const linkList =
-    offset === 0 && maxChars >= 1000
+    options.links !== false && offset === 0 && maxChars >= 1000
       ? numberedLinks(doc.links, Math.min(1200, Math.floor(maxChars * 0.2)))
       : "";
   const sized = sizeText(doc.markdown, {

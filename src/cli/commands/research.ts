@@ -1,0 +1,47 @@
+import type { Command } from "commander";
+import { createLlm } from "../../agent/llm.js";
+import { research } from "../../agent/research.js";
+import { EXIT, parseIntOption, printJson, websiftFromEnv } from "../runtime.js";
+
+export function registerResearch(program: Command): void {
+  program
+    .command("research")
+    .description("Research a question in several searches: the model names the missing fact after each hop.")
+    .argument("<question...>", "the question")
+    .option("--max-hops <n>", "searches at most (default 4)", parseIntOption("--max-hops", 1, 8), 4)
+    .option("--json", "print { status, envelope, facts, hops, attempts, degraded } as JSON")
+    .option("--verbose", "log provider steps to stderr")
+    .addHelpText(
+      "after",
+      `
+Needs WEBSIFT_LLM_BASE_URL (and WEBSIFT_LLM_MODEL, optional WEBSIFT_LLM_API_KEY) for planning and reflection;
+without a model it makes one search for the question and says it ran degraded.
+
+Examples:
+  websift research "how tall is the Zugspitze and when did its first cable car open"
+  websift research --max-hops 2 --json "latest node.js LTS and its end-of-life date"`,
+    )
+    .action(async (words: string[], opts) => {
+      const websift = websiftFromEnv({ verbose: opts.verbose });
+      const llm = createLlm({ net: websift.net, env: process.env });
+      // Hop progress goes to stderr always: a research run takes long enough that silence looks like a hang,
+      // and stdout stays the result alone.
+      const progress = (line: string) => process.stderr.write(`${line}\n`);
+      if (!llm) progress("⚠️ No language model configured (WEBSIFT_LLM_BASE_URL): one search, no reflection.");
+      try {
+        const result = await research(
+          words.join(" "),
+          { maxHops: opts.maxHops, onProgress: progress },
+          { websift, llm },
+        );
+        if (result.degraded && llm)
+          progress("⚠️ The language model failed on the way; rules and passages stood in.");
+        if (opts.json) printJson(result);
+        else process.stdout.write(`${result.envelope}\n`);
+        process.exitCode =
+          result.status === "ok" ? EXIT.ok : result.status === "denied" ? EXIT.badInput : EXIT.failure;
+      } finally {
+        await websift.close();
+      }
+    });
+}
