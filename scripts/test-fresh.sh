@@ -20,6 +20,7 @@ fi
 
 set -e
 npm ci --no-audit --no-fund >&2
+npm run build >&2   # the CLI tests run the built command, as users do
 npm run lint
 npm run typecheck
 set +e
