@@ -1,6 +1,13 @@
 import { Deadline } from "../core/deadline.js";
 import type { Attempt, Status } from "../core/status.js";
-import { deniedEnvelope, failureEnvelope, offlineEnvelope, WEB_NOTICE } from "../ground/envelope.js";
+import {
+  deniedEnvelope,
+  disabledEnvelope,
+  failureEnvelope,
+  offlineEnvelope,
+  rateLimitedEnvelope,
+  WEB_NOTICE,
+} from "../ground/envelope.js";
 import { createFence } from "../ground/fence.js";
 import { guardQuery } from "../ground/query-guard.js";
 import type { ReadOptions, ReadResult } from "../read/read.js";
@@ -170,6 +177,8 @@ function outcome(facts: Fact[], hops: Hop[]): Status {
 function envelopeFor(question: string, status: Status, facts: Fact[], hops: Hop[]): string {
   const queries = hops.map((h) => `'${h.query}'`).join(", ");
   if (status === "offline") return offlineEnvelope(question);
+  if (status === "disabled") return disabledEnvelope();
+  if (status === "rate_limited") return rateLimitedEnvelope(question);
   if (!facts.length && status !== "empty")
     return failureEnvelope(question, `the searches (${queries}) ended ${status}`);
   if (!facts.length) {
