@@ -239,10 +239,12 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
     const keepAs = keepAsOf(lookup.kind, lookup.subject, result);
     for (const ticket of lookup.tickets.values()) {
       if (ended !== "close") remember(ticket.conversationId, lookup, result);
+      // A conversation told "pending" that asked again and is waiting now gets the result in that turn instead.
+      const answeredInTurn = ticket.waiters.size > 0;
       for (const waiter of ticket.waiters) waiter(result, keepAs);
       ticket.waiters.clear();
       // A closed session's conversations are gone: what is cancelled is not delivered.
-      if (ticket.owed && ended !== "close")
+      if (ticket.owed && !answeredInTurn && ended !== "close")
         deliver({
           id: ticket.id,
           conversationId: ticket.conversationId,

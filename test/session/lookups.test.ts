@@ -94,6 +94,23 @@ describe("session: the wait", () => {
 });
 
 describe("session: sharing and the queue", () => {
+  it("a conversation asking again for what it was told is pending waits on the same lookup, delivered once", async () => {
+    const slow = held("/twice");
+    const first = session.read("a", "https://www.example.com/twice");
+    await slow.arrived;
+    clock.advance(3000);
+    const told = await first;
+    expect(told.status).toBe("pending");
+    const again = session.read("a", "https://www.example.com/twice");
+    expect(session.pending("a")).toHaveLength(1);
+    slow.release();
+    const res = await again;
+    expect(res).toMatchObject({ status: "ok", id: told.id });
+    expect(hitsOf("/twice")).toBe(1);
+    await session.close();
+    expect(mail.landed).toEqual([]);
+  });
+
   it("starts the same search once for two conversations and lands it for each", async () => {
     const serp = heldRoute(
       web,
