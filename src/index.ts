@@ -30,6 +30,22 @@ export type { SearchOptions } from "./search/options.js";
 export type { Provider, ProviderContext, ProviderOutcome, ProviderQuery } from "./search/provider.js";
 export { PROVIDERS } from "./search/registry.js";
 export { CODE_DOMAINS } from "./search/scope.js";
+export type { Clock } from "./session/clock.js";
+export type {
+  InFlightLookup,
+  InTurn,
+  Landing,
+  PendingLookup,
+  Session,
+  SessionAnswerOptions,
+  SessionOptions,
+  SessionReadOptions,
+  SessionSearchOptions,
+  SessionWebsift,
+  TurnOptions,
+} from "./session/session.js";
+export { createSession, PENDING_MESSAGE } from "./session/session.js";
+export { RECENT_HEADER } from "./session/web-memory.js";
 export type { Store } from "./store/store.js";
 export { MemoryStore } from "./store/store.js";
 export type { Websift, WebsiftConfig } from "./websift.js";
