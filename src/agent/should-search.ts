@@ -2,6 +2,7 @@ import type { Attempt } from "../core/status.js";
 import { type RouterDeps, renderHistory, type Turn } from "./deps.js";
 import { llmAttempt, modelBudget } from "./llm.js";
 import { classifyMessage } from "./search-rules.js";
+import { mergeFragment } from "./standalone.js";
 
 export interface SearchDecision {
   search: boolean;
@@ -32,7 +33,7 @@ export async function shouldSearch(
   history: Turn[],
   deps: RouterDeps = {},
 ): Promise<SearchDecision> {
-  const local = classifyMessage(message);
+  const local = classifyWithContext(message, history);
   if (local.verdict !== "ambiguous") {
     return {
       search: local.verdict === "search",
@@ -58,6 +59,18 @@ export async function shouldSearch(
   const attempts = [llmAttempt(reply, Date.now() - started)];
   if (!reply.ok) return { search: false, reason: "model-failed", degraded: true, attempts };
   return { search: saysYes(reply.text), reason: "model", degraded: false, attempts };
+}
+
+/**
+ * A follow-up fragment ("I'm in Jordan", "und morgen?") carries no rule of its own; merged with the previous
+ * user turn it inherits that turn's topic, so "I'm in Jordan" after a weather question searches by rule.
+ */
+function classifyWithContext(message: string, history: Turn[]) {
+  const local = classifyMessage(message);
+  const previous = [...history].reverse().find((t) => t.role === "user")?.content;
+  if (local.verdict !== "ambiguous" || !previous) return local;
+  const merged = mergeFragment(message, previous);
+  return merged.method === "rule" ? classifyMessage(merged.query) : local;
 }
 
 /** "YES", "yes.", "Yes, because…" search; "NO", "Yesterday…", "I think yes" and anything else do not. */

@@ -63,6 +63,20 @@ describe("shouldSearch", () => {
     expect(lastContent(seen[0])).toContain("What's the weather like?");
   });
 
+  it("a follow-up fragment takes the rule of the question it follows", async () => {
+    expect(await shouldSearch("I'm in Jordan", WEATHER)).toMatchObject({
+      search: true,
+      reason: "rule",
+      rule: "en:weather",
+    });
+    expect(
+      await shouldSearch("und in Wien?", [{ role: "user", content: "Wie wird das Wetter morgen?" }]),
+    ).toMatchObject({
+      search: true,
+      rule: "de:weather",
+    });
+  });
+
   it("without a model, an ambiguous message does not search and says why", async () => {
     expect(await shouldSearch(AMBIGUOUS, [])).toMatchObject({
       search: false,
