@@ -1,5 +1,5 @@
 import { accessSync, constants } from "node:fs";
-import type { Browser, BrowserContext, Page, Route } from "playwright-core";
+import type { Browser, BrowserContext, Page, Request } from "playwright-core";
 import type { Deadline } from "../core/deadline.js";
 import type { Failure } from "../core/status.js";
 import { CHROME_USER_AGENT, type Net } from "../net/client.js";
@@ -39,16 +39,17 @@ export type RenderFailure = Failure & { ok: false };
 
 export interface Renderer {
   render(request: RenderRequest): Promise<RenderedPage | RenderFailure>;
+  /** Drops the spare tab and closes the shared headless browser (CLI shutdown, tests). */
   close(): Promise<void>;
 }
 
 export interface RendererOptions {
   executablePath?: string;
-  /** The browser is closed after this long without a render, so a CLI process can exit. */
+  /** The spare tab is closed after this long without a render; the browser itself idles out on its own. */
   idleMs?: number;
 }
 
-const LAUNCH_ARGS = [
+export const GUARDED_LAUNCH_ARGS = [
   "--headless",
   "--no-sandbox",
   "--disable-gpu",
@@ -65,100 +66,70 @@ const LAUNCH_ARGS = [
   "--proxy-bypass-list=<-loopback>",
   "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
 ];
-const REFUSED_TYPES = new Set([
-  "image",
-  "media",
-  "font",
-  "imageset",
-  "texttrack",
-  "beacon",
-  "ping",
-  "csp_report",
-]);
-const MAX_SUBREQUESTS = 150;
-const MAX_SUBREQUEST_BYTES = 5 * 1024 * 1024;
 const MAX_SETTLE_MS = 8000;
 const QUIET_MS = 300;
 const QUIET_WAITING_MS = 2000;
-// Headers net sets itself, or that describe a body encoding the browser will not receive.
-const DROP_REQUEST_HEADERS =
-  /^(host|user-agent|accept-encoding|connection|content-length|keep-alive|te|upgrade)$/i;
-const DROP_RESPONSE_HEADERS = /^(content-encoding|content-length|transfer-encoding|connection|keep-alive)$/i;
+const RENDER_SUBREQUESTS = 150;
 
 /**
  * Headless Chromium where the browser never dials anything itself: every request it makes is intercepted and
- * either refused or fetched through websift's own `net` (the same URL policy, vetted DNS and byte caps), then
- * handed back with route.fulfill. One browser is shared by all renders, one fresh context per render; the next
- * context is opened while the current page renders, since opening one costs a second on a busy machine.
+ * either refused or fetched through websift's own `net` (see routeThroughNet). The process's one headless
+ * browser is leased per render, one fresh context per render; the next context is opened while the current page
+ * renders, since opening one costs a second on a busy machine.
  */
 export function createRenderer(options: RendererOptions = {}): Renderer {
   const executablePath = options.executablePath ?? CHROMIUM_PATH;
   const idleMs = options.idleMs ?? 30_000;
-  let browser: Promise<Browser> | undefined;
-  let spare: Promise<Tab> | undefined;
+  let spare: { browser: Browser; tab: Promise<Tab> } | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   let active = 0;
 
-  function launch(deadline: Deadline): Promise<Browser> {
-    if (!browser) {
-      // Loaded on first use: playwright-core costs ~90 MB and most of a second of start-up that most calls never need.
-      const launching = import("playwright-core").then(({ chromium }) =>
-        chromium.launch({
-          executablePath,
-          headless: true,
-          args: LAUNCH_ARGS,
-          timeout: Math.max(1000, Math.min(deadline.remaining(), 15_000)),
-          handleSIGINT: false,
-          handleSIGTERM: false,
-          handleSIGHUP: false,
-        }),
-      );
-      browser = launching;
-      // A crashed or failed browser is forgotten, so the next render launches a new one.
-      const forget = () => {
-        if (browser !== launching) return;
-        browser = undefined;
-        spare = undefined;
-      };
-      launching.then((b) => b.on("disconnected", forget), forget);
-    }
-    return browser;
-  }
-
-  async function closeBrowser(): Promise<void> {
-    const current = browser;
-    browser = undefined;
+  function dropSpare(): void {
+    const current = spare;
     spare = undefined;
-    if (idleTimer) clearTimeout(idleTimer);
-    if (current) await current.then((b) => b.close()).catch(() => {});
+    void current?.tab.then((t) => t.context.close()).catch(() => {});
   }
 
   return {
     async render(request) {
       if (idleTimer) clearTimeout(idleTimer);
       active++;
+      let lease: BrowserLease | undefined;
       try {
-        const b = await beforeDeadline(launch(request.deadline), request.deadline);
-        const opening = spare ?? openTab(b);
+        const timeoutMs = Math.max(1000, Math.min(request.deadline.remaining(), 15_000));
+        const leasing = leaseHeadless(executablePath, timeoutMs);
+        lease = await beforeDeadline(leasing, request.deadline).catch((err) => {
+          void leasing.then((l) => l.release()).catch(() => {});
+          throw err;
+        });
+        const b = lease.browser;
+        // A spare opened in a browser since closed (idle, crash) is of no use.
+        if (spare && spare.browser !== b) dropSpare();
+        const opening = spare?.tab ?? openTab(b);
         spare = undefined;
         const tab = await beforeDeadline(opening, request.deadline).catch((err) => {
           void opening.then((t) => t.context.close()).catch(() => {});
           throw err;
         });
-        spare = openTab(b);
-        spare.catch(() => {});
+        spare = { browser: b, tab: openTab(b) };
+        spare.tab.catch(() => {});
         return await renderIn(tab, request);
       } catch (err) {
         return renderFailure(err, request.deadline);
       } finally {
+        lease?.release();
         active--;
         if (active === 0) {
-          idleTimer = setTimeout(() => void closeBrowser(), idleMs);
+          idleTimer = setTimeout(dropSpare, idleMs);
           idleTimer.unref();
         }
       }
     },
-    close: closeBrowser,
+    async close() {
+      if (idleTimer) clearTimeout(idleTimer);
+      dropSpare();
+      await closeHeadless(executablePath);
+    },
   };
 }
 
@@ -166,30 +137,31 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
 interface Tab {
   context: BrowserContext;
   page: Page;
-  bind(request: RenderRequest, traffic: Traffic): void;
+  traffic: GuardedTraffic;
+  bind(request: RenderRequest): void;
 }
 
 async function openTab(browser: Browser): Promise<Tab> {
-  const context = await browser.newContext({
-    userAgent: CHROME_USER_AGENT,
-    serviceWorkers: "block",
-    acceptDownloads: false,
-    viewport: { width: 1280, height: 900 },
-  });
-  let bound: { request: RenderRequest; traffic: Traffic } | undefined;
+  const context = await newGuardedContext(browser);
+  let bound: RenderRequest | undefined;
   try {
-    await context.routeWebSocket(/.*/, (ws) => ws.close({ code: 1008, reason: "websift: no websockets" }));
-    await context.route("**/*", (route) =>
+    const traffic = await routeThroughNet(context, () =>
       bound
-        ? serveThroughNet(route, bound.request, bound.traffic)
-        : route.abort("blockedbyclient").catch(() => {}),
+        ? {
+            net: bound.net,
+            deadline: bound.deadline,
+            document: bound.document,
+            maxSubrequests: RENDER_SUBREQUESTS,
+          }
+        : undefined,
     );
     const page = await context.newPage();
     return {
       context,
       page,
-      bind(request, traffic) {
-        bound = { request, traffic };
+      traffic,
+      bind(request) {
+        bound = request;
       },
     };
   } catch (err) {
@@ -200,12 +172,11 @@ async function openTab(browser: Browser): Promise<Tab> {
 
 async function renderIn(tab: Tab, request: RenderRequest): Promise<RenderedPage | RenderFailure> {
   const { deadline } = request;
-  const { context, page } = tab;
+  const { context, page, traffic } = tab;
   // Each step is raced against the deadline: on a loaded machine even a blank page can take seconds.
   const onAbort = () => void context.close().catch(() => {});
   deadline.signal.addEventListener("abort", onAbort, { once: true });
-  const traffic = { fetched: 0, refused: 0, inflight: 0, bytes: 0, documentServed: false };
-  tab.bind(request, traffic);
+  tab.bind(request);
   try {
     await beforeDeadline(
       page.goto(request.url, { waitUntil: "domcontentloaded", timeout: Math.max(1, deadline.remaining()) }),
@@ -242,78 +213,24 @@ function beforeDeadline<T>(work: Promise<T>, deadline: Deadline): Promise<T> {
   });
 }
 
-interface Traffic {
-  fetched: number;
-  refused: number;
-  inflight: number;
-  bytes: number;
-  documentServed: boolean;
-}
-
-async function serveThroughNet(route: Route, request: RenderRequest, traffic: Traffic): Promise<void> {
-  const req = route.request();
-  const url = req.url();
-  const method = req.method().toUpperCase();
-  if (
-    REFUSED_TYPES.has(req.resourceType()) ||
-    !/^https?:/i.test(url) ||
-    (method !== "GET" && method !== "POST" && method !== "HEAD") ||
-    traffic.fetched >= MAX_SUBREQUESTS ||
-    traffic.bytes >= MAX_SUBREQUEST_BYTES * 4
-  ) {
-    traffic.refused++;
-    return route.abort("blockedbyclient").catch(() => {});
-  }
-  const doc = request.document;
-  if (doc && !traffic.documentServed && req.isNavigationRequest() && url === doc.url) {
-    traffic.documentServed = true;
-    return route
-      .fulfill({ status: doc.status, headers: responseHeaders(doc.headers), body: doc.body })
-      .catch(() => {});
-  }
-  traffic.inflight++;
-  try {
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(await req.allHeaders()))
-      if (!DROP_REQUEST_HEADERS.test(k) && !k.startsWith(":")) headers[k] = v;
-    // net follows redirects itself, vetting every hop: Chromium does not intercept the hops of a redirect
-    // fulfilled from here, it would dial them. The ladder renders its final URL, so documents rarely redirect.
-    const res = await request.net.request(url, {
-      deadline: request.deadline,
-      method,
-      headers,
-      body: method === "POST" ? (req.postDataBuffer() ?? undefined) : undefined,
-      maxBytes: MAX_SUBREQUEST_BYTES,
-    });
-    if (!res.ok) {
-      traffic.refused++;
-      return await route.abort(res.code === "blocked_url" ? "blockedbyclient" : "failed").catch(() => {});
-    }
-    traffic.fetched++;
-    traffic.bytes += res.bytes.length;
-    await route.fulfill({ status: res.status, headers: responseHeaders(res.headers), body: res.bytes });
-  } catch {
-    await route.abort("failed").catch(() => {});
-  } finally {
-    traffic.inflight--;
-  }
-}
-
-function responseHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).filter(([k]) => !DROP_RESPONSE_HEADERS.test(k)));
-}
-
 /**
  * Client-rendered text appears after the DOM is parsed: wait until no request is in flight and the body text
  * has stopped growing for a few checks, bounded by the deadline (and a cap, so a ticking page cannot hold us).
+ * A redirect hop's page (routeThroughNet) is not the page yet: the wait starts again on the next document.
  */
-async function settle(page: Page, traffic: Traffic, deadline: Deadline): Promise<void> {
+async function settle(page: Page, traffic: GuardedTraffic, deadline: Deadline): Promise<void> {
   const until = Date.now() + Math.min(MAX_SETTLE_MS, Math.max(0, deadline.remaining() - 300));
   let last = -1;
   let changedAt = Date.now();
   while (Date.now() < until) {
-    const length = await page.evaluate(() => document.body?.textContent?.length ?? 0).catch(() => -1);
-    if (length !== last) {
+    const length = await page
+      .evaluate(() =>
+        document.querySelector('meta[name="websift-redirect"]')
+          ? -2
+          : (document.body?.textContent?.length ?? 0),
+      )
+      .catch(() => -1);
+    if (length !== last || length === -2) {
       last = length;
       changedAt = Date.now();
     }
@@ -336,4 +253,241 @@ function renderFailure(err: unknown, deadline: Deadline): RenderFailure {
       message: `Chromium could not start: ${message}`,
     };
   return { ok: false, status: "error", code: "render", message: `rendering failed: ${message}` };
+}
+
+// The process's headless Chromium, one per executable, shared by the reader and the answer routes.
+/** Closed this long after its last lease, so a CLI process can exit and a server does not pay a launch per call. */
+const BROWSER_IDLE_MS = 30_000;
+const headless = new Map<string, { browser: Promise<Browser>; users: number; idleTimer?: NodeJS.Timeout }>();
+
+export interface BrowserLease {
+  browser: Browser;
+  release(): void;
+}
+
+/** The process's headless Chromium (launched on first use, with GUARDED_LAUNCH_ARGS), held until `release`. */
+export async function leaseHeadless(
+  executablePath = CHROMIUM_PATH,
+  timeoutMs = 15_000,
+): Promise<BrowserLease> {
+  let entry = headless.get(executablePath);
+  if (!entry) {
+    entry = { browser: launchHeadless(executablePath, timeoutMs), users: 0 };
+    headless.set(executablePath, entry);
+  }
+  const held = entry;
+  if (held.idleTimer) clearTimeout(held.idleTimer);
+  held.users++;
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    held.users--;
+    if (held.users > 0 || headless.get(executablePath) !== held) return;
+    held.idleTimer = setTimeout(() => void closeHeadless(executablePath), BROWSER_IDLE_MS);
+    held.idleTimer.unref();
+  };
+  try {
+    return { browser: await held.browser, release };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+/** Closes the shared headless browser of `executablePath`, or every one, now (tests, shutdown). */
+export async function closeHeadless(executablePath?: string): Promise<void> {
+  const closing = [...headless].filter(([path]) => executablePath === undefined || path === executablePath);
+  for (const [path, entry] of closing) {
+    headless.delete(path);
+    if (entry.idleTimer) clearTimeout(entry.idleTimer);
+  }
+  await Promise.all(closing.map(([, entry]) => entry.browser.then((b) => b.close()).catch(() => {})));
+}
+
+function launchHeadless(executablePath: string, timeoutMs: number): Promise<Browser> {
+  // Loaded on first use: playwright-core costs ~90 MB and most of a second of start-up that most calls never need.
+  const launching = import("playwright-core").then(({ chromium }) =>
+    chromium.launch({
+      executablePath,
+      headless: true,
+      args: GUARDED_LAUNCH_ARGS,
+      timeout: timeoutMs,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    }),
+  );
+  // A crashed or failed browser is forgotten, so the next lease launches a new one.
+  const forget = () => {
+    const entry = headless.get(executablePath);
+    if (entry?.browser !== launching) return;
+    headless.delete(executablePath);
+    if (entry.idleTimer) clearTimeout(entry.idleTimer);
+  };
+  launching.then((b) => b.on("disconnected", forget), forget);
+  return launching;
+}
+
+/** A context of a guarded browser as websift opens it: Chrome's user agent, no service workers, no downloads. */
+export function newGuardedContext(browser: Browser): Promise<BrowserContext> {
+  return browser.newContext({
+    userAgent: CHROME_USER_AGENT,
+    serviceWorkers: "block",
+    acceptDownloads: false,
+    viewport: { width: 1280, height: 900 },
+  });
+}
+
+export interface NetRouting {
+  net: Net;
+  deadline: Deadline;
+  /** A document already fetched, served to the first navigation to its URL instead of fetching it twice. */
+  document?: RenderRequest["document"];
+  /** Sub-requests per document: a result page full of scripts is one document, the page read after it another. */
+  maxSubrequests?: number;
+}
+
+/** Counts kept live by routeThroughNet. */
+export interface GuardedTraffic {
+  fetched: number;
+  refused: number;
+  inflight: number;
+  /** The HTTP status of the current top-level document. */
+  documentStatus?: number;
+}
+
+const REFUSED_TYPES = new Set([
+  "image",
+  "media",
+  "font",
+  "imageset",
+  "texttrack",
+  "beacon",
+  "ping",
+  "csp_report",
+]);
+const MAX_SUBREQUESTS = 200;
+const MAX_BYTES = 5 * 1024 * 1024;
+// Per target, redirect hops included: a search with a consent round trip plus a few result pages stays well below it.
+const MAX_DOCUMENTS = 30;
+// Headers net sets itself, or that describe a body encoding the browser will not receive.
+const DROP_REQUEST_HEADERS =
+  /^(host|user-agent|accept-encoding|connection|content-length|keep-alive|te|upgrade)$/i;
+const DROP_RESPONSE_HEADERS =
+  /^(content-encoding|content-length|transfer-encoding|connection|keep-alive|location)$/i;
+
+/**
+ * Intercepts every request of `target` and either refuses it (images, media, fonts, websockets, other schemes,
+ * caps) or fetches it through `net` (the same URL policy, vetted DNS and byte caps) and hands it back with
+ * route.fulfill, so the browser never dials anything itself. `routing` may be a function, for a tab opened
+ * before it knows whom it serves: while it returns undefined, every request is refused.
+ */
+export async function routeThroughNet(
+  target: BrowserContext | Page,
+  routing: NetRouting | (() => NetRouting | undefined),
+): Promise<GuardedTraffic> {
+  const current = typeof routing === "function" ? routing : () => routing;
+  const traffic: GuardedTraffic = { fetched: 0, refused: 0, inflight: 0 };
+  const state = { documents: 0, pageFetched: 0, pageBytes: 0, documentServed: false };
+  await target.routeWebSocket(/.*/, (ws) => ws.close({ code: 1008, reason: "websift: no websockets" }));
+  await target.route("**/*", async (route) => {
+    const options = current();
+    if (!options) return route.abort("blockedbyclient").catch(() => {});
+    const req = route.request();
+    const url = req.url();
+    const method = req.method().toUpperCase();
+    const isDocument = isTopDocument(req);
+    if (isDocument) {
+      state.documents++;
+      state.pageFetched = 0;
+      state.pageBytes = 0;
+    }
+    if (
+      REFUSED_TYPES.has(req.resourceType()) ||
+      !/^https?:/i.test(url) ||
+      (method !== "GET" && method !== "POST" && method !== "HEAD") ||
+      state.documents > MAX_DOCUMENTS ||
+      state.pageFetched >= (options.maxSubrequests ?? MAX_SUBREQUESTS) ||
+      state.pageBytes >= MAX_BYTES * 4
+    ) {
+      traffic.refused++;
+      return route.abort("blockedbyclient").catch(() => {});
+    }
+    const doc = options.document;
+    if (doc && !state.documentServed && isDocument && url === doc.url) {
+      state.documentServed = true;
+      traffic.documentStatus = doc.status;
+      return route
+        .fulfill({ status: doc.status, headers: responseHeaders(doc.headers), body: doc.body })
+        .catch(() => {});
+    }
+    traffic.inflight++;
+    try {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(await req.allHeaders()))
+        if (!DROP_REQUEST_HEADERS.test(k) && !k.startsWith(":")) headers[k] = v;
+      const res = await options.net.request(url, {
+        deadline: options.deadline,
+        method,
+        headers,
+        body: method === "POST" ? (req.postDataBuffer() ?? undefined) : undefined,
+        maxBytes: MAX_BYTES,
+        // The top document takes its redirects as navigations (below); sub-resources let net follow them, vetting
+        // every hop: Chromium would dial the hops of a 3xx fulfilled from here itself.
+        followRedirects: !isDocument,
+      });
+      if (!res.ok) {
+        traffic.refused++;
+        return await route.abort(res.code === "blocked_url" ? "blockedbyclient" : "failed").catch(() => {});
+      }
+      traffic.fetched++;
+      state.pageFetched++;
+      state.pageBytes += res.bytes.length;
+      const location = res.headers.location;
+      if (isDocument && res.status >= 300 && res.status < 400 && location) {
+        const next = new URL(location, url);
+        if (!/^https?:$/.test(next.protocol)) return await route.abort("failed");
+        return await route.fulfill(navigateOn(next.href, res.headers));
+      }
+      if (isDocument) traffic.documentStatus = res.status;
+      await route.fulfill({ status: res.status, headers: responseHeaders(res.headers), body: res.bytes });
+    } catch {
+      await route.abort("failed").catch(() => {});
+    } finally {
+      traffic.inflight--;
+    }
+  });
+  return traffic;
+}
+
+function isTopDocument(req: Request): boolean {
+  try {
+    return req.isNavigationRequest() && req.frame().parentFrame() === null;
+  } catch {
+    // A service worker's request has no frame.
+    return false;
+  }
+}
+
+/**
+ * A redirect fulfilled with its 3xx would be followed by Chromium itself, outside the interception. Answering
+ * with a page that navigates on keeps every hop intercepted, keeps the address bar truthful (the consent page
+ * shows as consent.google.com) and delivers each hop's cookies, which a consent redirect depends on.
+ */
+function navigateOn(target: string, headers: Record<string, string>) {
+  const safe = target.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+  return {
+    status: 200,
+    headers: { ...responseHeaders(headers), "content-type": "text/html; charset=utf-8" },
+    body: `<!doctype html><meta name="websift-redirect" http-equiv="refresh" content="0;url=${safe}">`,
+  };
+}
+
+function responseHeaders(headers: Record<string, string>): Record<string, string> {
+  const kept = Object.fromEntries(Object.entries(headers).filter(([k]) => !DROP_RESPONSE_HEADERS.test(k)));
+  // net joins repeated headers with ", "; Playwright takes one cookie per line. A comma followed by `name=`
+  // starts the next cookie (an Expires date's comma is followed by a day number).
+  if (kept["set-cookie"]) kept["set-cookie"] = kept["set-cookie"].split(/,\s*(?=[^;,\s=]+=)/).join("\n");
+  return kept;
 }
