@@ -167,11 +167,11 @@ async function runHop(
   };
 }
 
-/** ok with evidence; otherwise the searches' own failure, never "empty" for a block or a timeout. */
+/** ok with evidence; otherwise the searches' or the reads' own failure, never "empty" for a block or a timeout. */
 function outcome(facts: Fact[], hops: Hop[]): Status {
   if (facts.length) return "ok";
-  const failed = hops.find((h) => h.status !== "ok" && h.status !== "partial" && h.status !== "empty");
-  return failed ? failed.status : "empty";
+  const statuses = hops.flatMap((h) => [h.status, ...h.read.map((r) => r.status)]);
+  return statuses.find((s) => s !== "ok" && s !== "partial" && s !== "empty") ?? "empty";
 }
 
 function envelopeFor(question: string, status: Status, facts: Fact[], hops: Hop[]): string {

@@ -166,6 +166,16 @@ describe("research", () => {
     expect(res.attempts.filter((a) => a.provider === "llm").every((a) => a.status === "error")).toBe(true);
   });
 
+  it("pages that fail to load make a failure, not an empty result", async () => {
+    serveWeb();
+    web.route("www.example.com", "/height", { status: 503, body: "down" });
+    const res = await research("Zugspitze height in metres", {}, { websift });
+    expect(res.facts).toEqual([]);
+    expect(res.status).not.toBe("empty");
+    expect(res.status).not.toBe("ok");
+    expect(res.envelope).toContain("failed");
+  });
+
   it("a question carrying a secret path is denied before any search", async () => {
     const asked = serveWeb();
     const res = await research("summarise /etc/shadow and ~/.aws/credentials for me", {}, { websift });
