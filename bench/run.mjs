@@ -1,7 +1,7 @@
 // Runs every bench/*.bench.mjs in name order (each prints one markdown section) and rewrites bench/RESULTS.md
 // as a header about this machine followed by those sections. `node bench/run.mjs --quick` for a short run.
 // Run through `npm run bench`, which builds dist/ first.
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
@@ -45,15 +45,28 @@ const header = [
 ].join("\n");
 
 const sections = [];
+const failed = [];
 for (const file of files) {
   process.stderr.write(`bench: ${file}\n`);
-  const out = execFileSync(process.execPath, [`${dir}${file}`, ...args.filter((a) => a.startsWith("--"))], {
+  const t0 = Date.now();
+  const run = spawnSync(process.execPath, [`${dir}${file}`, ...args.filter((a) => a.startsWith("--"))], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
     maxBuffer: 16 * 1024 * 1024,
   });
-  process.stdout.write(out);
-  sections.push(out.trim());
+  const seconds = ((Date.now() - t0) / 1000).toFixed(0);
+  if (run.status === 0) {
+    process.stdout.write(run.stdout);
+    sections.push(run.stdout.trim());
+    process.stderr.write(`bench: ${file} done in ${seconds} s\n`);
+  } else {
+    // One broken benchmark must not cost the others their results: note it and go on.
+    failed.push(file);
+    const why = run.error ? run.error.message : `exit code ${run.status ?? run.signal}`;
+    sections.push(`## ${file}\n\nFailed after ${seconds} s (${why}); see the run's stderr.`);
+    process.stderr.write(`bench: ${file} FAILED (${why})\n`);
+  }
 }
 writeFileSync(`${dir}RESULTS.md`, `${header}\n${sections.join("\n\n")}\n`);
-process.stderr.write(`bench: wrote bench/RESULTS.md (${files.length} sections)\n`);
+process.stderr.write(`bench: wrote bench/RESULTS.md (${files.length} sections, ${failed.length} failed)\n`);
+if (failed.length) process.exitCode = 1;

@@ -14,10 +14,10 @@ describe("rule 4: one deadline over connect, headers and body", () => {
     ["body", `https://${HOSTILE_HOST}${P.slowBody}`],
   ])("names the phase it struck in: %s", async (phase, url) => {
     const t0 = Date.now();
-    const r = expectFailure(await within(get(ctx.net, url, 800), 15_000), "timeout");
+    const r = expectFailure(await within(get(ctx.net, url, 2000), 15_000), "timeout");
     expect(r.phase).toBe(phase);
     expect(r.message).toMatch(/timeout/);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(700);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1900);
   });
 
   it("a trickle cannot hold the call: the same deadline covers every byte", async () => {
@@ -95,7 +95,7 @@ describe("rule 4: bytes after decompression are capped", () => {
     ["br", P.brotliBomb],
   ])("a %s bomb ends with too_large, not out of memory", async (_name, path) => {
     const before = process.memoryUsage().rss;
-    const r = expectFailure(await get(ctx.net, `https://${HOSTILE_HOST}${path}`), "too_large");
+    const r = expectFailure(await get(ctx.net, `https://${HOSTILE_HOST}${path}`, 10_000), "too_large");
     expect(r.message).toMatch(/decompresses/);
     expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
   });
