@@ -1,0 +1,97 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { defaultStatePath, SqliteStore } from "../../src/store/sqlite.js";
+
+const dir = mkdtempSync(join(tmpdir(), "websift-sqlite-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("SqliteStore", () => {
+  it("lives in ~/.cache/websift/state.db unless XDG_CACHE_HOME moves it", () => {
+    expect(defaultStatePath({ HOME: "/home/ada" })).toBe("/home/ada/.cache/websift/state.db");
+    expect(defaultStatePath({ HOME: "/home/ada", XDG_CACHE_HOME: "/var/cache/ada" })).toBe(
+      "/var/cache/ada/websift/state.db",
+    );
+  });
+
+  it("creates its directory 0700 and its file 0600", async () => {
+    const path = join(dir, "private", "websift", "state.db");
+    const store = new SqliteStore(path);
+    await store.set("k", 1, 60_000);
+    expect(statSync(join(dir, "private", "websift")).mode & 0o777).toBe(0o700);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(`${path}-wal`).mode & 0o777).toBe(0o600);
+    await store.close();
+  });
+
+  it("keeps values between runs and uses WAL so processes can share the file", async () => {
+    const path = join(dir, "persist.db");
+    const first = new SqliteStore(path);
+    await first.set("search:abc", { response: "cached" }, 60_000);
+    await first.close();
+    const second = new SqliteStore(path);
+    expect(await second.get("search:abc")).toEqual({ response: "cached" });
+    await second.close();
+    const raw = new Database(path, { readonly: true });
+    expect(raw.pragma("journal_mode", { simple: true })).toBe("wal");
+    raw.close();
+  });
+
+  it("sweeps expired entries and past slots out of the file", async () => {
+    const path = join(dir, "sweep.db");
+    const store = new SqliteStore(path);
+    for (let i = 0; i < 10; i++) await store.set(`old:${i}`, i, 1);
+    await store.set("fresh", "kept", 60_000);
+    await store.reserveSlot("rate:past", 1);
+    await sleep(20);
+    expect(store.sweep()).toBe(11);
+    expect(await store.get("fresh")).toBe("kept");
+    await store.close();
+  });
+
+  it("books slots that never overlap when two processes share one file", async () => {
+    const path = join(dir, "shared.db");
+    const interval = 60_000;
+    const count = 40;
+    await new SqliteStore(path).close();
+
+    const childScript = fileURLToPath(new URL("./reserve-child.ts", import.meta.url));
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", childScript, path, "rate:brave", String(count), String(interval)],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    await new Promise<void>((resolve) => {
+      const poll = () => (out.includes("ready") ? resolve() : setTimeout(poll, 5));
+      poll();
+    });
+
+    const store = new SqliteStore(path);
+    const mine: number[] = [];
+    for (let i = 0; i < count; i++) {
+      mine.push(Date.now() + (await store.reserveSlot("rate:brave", interval)));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await store.close();
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    expect(code).toBe(0);
+    const theirs: number[] = JSON.parse(out.split("\n")[1]);
+
+    const all = [...mine, ...theirs];
+    const first = Math.min(...all);
+    // Slot k falls k intervals after the first, give or take the ms between booking and reading the clock.
+    const indices = all.map((t) => Math.round((t - first) / interval)).sort((a, b) => a - b);
+    expect(indices).toEqual(Array.from({ length: 2 * count }, (_, k) => k));
+  });
+});
