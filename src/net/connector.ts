@@ -86,26 +86,49 @@ export function pinnedConnector(
       return;
     }
     const port = Number(opts.port) || (opts.protocol === "https:" ? 443 : 80);
-    const address = addresses[0];
-    const target = options.connectTo
-      ? options.connectTo({ hostname, address, port, protocol: opts.protocol })
-      : { host: address, port };
-    let done: (() => void) | undefined;
-    let finished = false;
-    const socket = base(
-      {
-        ...opts,
-        hostname: target.host,
-        port: String(target.port),
-        servername: literal ? undefined : (opts.servername ?? hostname),
-      },
-      (err, connected) => {
-        finished = true;
-        done?.();
-        callback(err, connected as never);
-      },
-    );
-    if (connecting && socket && !finished) done = connecting.add(hostname, socket);
-    return socket;
+    const ordered = literal ? addresses : preferIPv4(addresses);
+    // Every address tried is one that was vetted; the next is tried only when this one is plainly unusable
+    // (no route, refused), as browsers do, so a dual-stack name still works on an IPv4-only machine.
+    const attempt = (index: number) => {
+      const address = ordered[index];
+      const target = options.connectTo
+        ? options.connectTo({ hostname, address, port, protocol: opts.protocol })
+        : { host: address, port };
+      let done: (() => void) | undefined;
+      let finished = false;
+      const socket = base(
+        {
+          ...opts,
+          hostname: target.host,
+          port: String(target.port),
+          servername: literal ? undefined : (opts.servername ?? hostname),
+        },
+        (err, connected) => {
+          finished = true;
+          done?.();
+          const code = (err as { code?: string } | null)?.code;
+          if (err && code && FALL_THROUGH.has(code) && index + 1 < ordered.length) return attempt(index + 1);
+          callback(err, connected as never);
+        },
+      );
+      if (connecting && socket && !finished) done = connecting.add(hostname, socket);
+    };
+    attempt(0);
   };
+}
+
+const FALL_THROUGH = new Set([
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "EADDRNOTAVAIL",
+  "EAFNOSUPPORT",
+  "ECONNREFUSED",
+]);
+
+/** IPv4 first: many machines resolve AAAA records they have no route for. The rest keep their order. */
+function preferIPv4(addresses: string[]): string[] {
+  const v4 = addresses.filter((a) => isIP(a) === 4);
+  return v4.length === 0 || v4.length === addresses.length
+    ? addresses
+    : [...v4, ...addresses.filter((a) => isIP(a) !== 4)];
 }

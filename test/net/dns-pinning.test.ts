@@ -122,3 +122,33 @@ describe("rule 2: DNS at connect time", () => {
     expect(ctx.sim.dials).toEqual([]);
   });
 });
+
+describe("dialling the vetted addresses", () => {
+  it("tries IPv4 first, and the next vetted address when one is unusable", async () => {
+    const { createServer } = await import("node:net");
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const closed = (probe.address() as { port: number }).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const dials: string[] = [];
+    const net = createNet({
+      ...ctx.sim.netConfig,
+      env: {},
+      resolve: async () => ["2606:4700::1111", "93.184.216.90", "93.184.216.91"],
+      connectTo: (t) => {
+        dials.push(t.address);
+        // The first IPv4 address refuses; the second one is the simulated web.
+        return t.address === "93.184.216.90"
+          ? { host: "127.0.0.1", port: closed }
+          : ctx.sim.netConfig.connectTo(t);
+      },
+    });
+    try {
+      const r = await net.request("http://dual.example.com/", { deadline: Deadline.after(5000) });
+      expect(r.ok && r.status).toBe(404);
+      expect(dials).toEqual(["93.184.216.90", "93.184.216.91"]);
+    } finally {
+      await net.close();
+    }
+  });
+});
