@@ -1,6 +1,6 @@
 import type { Status } from "../core/status.js";
 import { proxyEnvFrom, proxyFor } from "../net/proxy.js";
-import { CHROMIUM_PATH, chromiumAvailable } from "../read/render.js";
+import { CHROMIUM_PATH, chromiumAvailable } from "../read/guarded-browser.js";
 import { paidUnfrozen } from "../search/chain.js";
 import { DDG_FALLBACK_REGIONS, ddgCooldownKey } from "../search/providers/duckduckgo.js";
 import { suspendedUntil } from "../search/suspension.js";

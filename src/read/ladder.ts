@@ -4,10 +4,11 @@ import type { Net, NetResponse } from "../net/client.js";
 import { classifyContent, prettyJson } from "./content-kind.js";
 import { textFromEmbeddedData } from "./embedded-data.js";
 import { extractMarkdown } from "./extract/index.js";
+import { chromiumAvailable } from "./guarded-browser.js";
 import { failureForStatus } from "./http-failure.js";
 import { fetchLlmsTxt, isFrontPage, type LlmsTxt, withLlmsTxt } from "./llms-txt.js";
 import { pdfToText } from "./pdf.js";
-import { chromiumAvailable, type Renderer, type RenderMode } from "./render.js";
+import type { Renderer, RenderMode } from "./render.js";
 import { detectJsShell, proseLength } from "./shell.js";
 
 /** Which rung produced the text, so a caller can tell a full text from a shell. */

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import type { Deadline } from "../../core/deadline.js";
 import type { Net } from "../../net/client.js";
-import { type GuardedTraffic, newGuardedContext, routeThroughNet } from "../../read/render.js";
+import { type GuardedTraffic, newGuardedContext, routeThroughNet } from "../../read/guarded-browser.js";
 import { leaseHeadless } from "./headless-browser.js";
 
 /** One tab whose every request is fetched through websift's net; closing it never closes a user's browser. */

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Deadline } from "../../../src/core/deadline.js";
 import { runRoute } from "../../../src/ground/routes/index.js";
 import { createNet, type Net } from "../../../src/net/client.js";
-import { CHROMIUM_PATH, chromiumAvailable } from "../../../src/read/render.js";
+import { CHROMIUM_PATH, chromiumAvailable } from "../../../src/read/guarded-browser.js";
 import { MemoryStore } from "../../../src/store/store.js";
 import { PRIVATE_HOST, type SimWeb, startSimWeb } from "../../simweb/index.js";
 

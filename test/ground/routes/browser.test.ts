@@ -3,7 +3,7 @@ import { Deadline } from "../../../src/core/deadline.js";
 import { browserRoute } from "../../../src/ground/routes/browser.js";
 import { closeHeadless } from "../../../src/ground/routes/headless-browser.js";
 import { createNet, type Net } from "../../../src/net/client.js";
-import { chromiumAvailable } from "../../../src/read/render.js";
+import { chromiumAvailable } from "../../../src/read/guarded-browser.js";
 import type { ProviderContext } from "../../../src/search/provider.js";
 import { MemoryStore } from "../../../src/store/store.js";
 import { PRIVATE_HOST, type SimReply, type SimWeb, startSimWeb } from "../../simweb/index.js";

@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Deadline } from "../../../src/core/deadline.js";
 import { createNet, type Net } from "../../../src/net/client.js";
-import { CHROMIUM_PATH, chromiumAvailable, createRenderer, type Renderer } from "../../../src/read/render.js";
+import { CHROMIUM_PATH, chromiumAvailable } from "../../../src/read/guarded-browser.js";
+import { createRenderer, type Renderer } from "../../../src/read/render.js";
 import { PRIVATE_HOST, type SimWeb, startSimWeb } from "../../simweb/index.js";
 
 // Real Chromium, real loopback servers. The browser must reach nothing except through net.
