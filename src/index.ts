@@ -1,3 +1,4 @@
+export * from "./agent/index.js";
 export type { LoadConfigOptions, ResolvedConfig } from "./config/load.js";
 export { ConfigError, loadConfig } from "./config/load.js";
 export { Deadline, DeadlineExceeded } from "./core/deadline.js";

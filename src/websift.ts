@@ -1,4 +1,5 @@
-import { Deadline } from "./core/deadline.js";
+import { createLlm, type LlmClient } from "./agent/llm.js";
+import { type ResearchOptions, type ResearchResult, research } from "./agent/research.js";
 import type { Attempt } from "./core/status.js";
 import { type AnswerOptions, type AnswerResult, answer } from "./ground/answer.js";
 import { closeHeadless } from "./ground/routes/headless-browser.js";
@@ -39,6 +40,10 @@ export interface Websift {
   /** Tavily extract, then Exa contents, then the direct ladder: only with keys set and paid use unfrozen or pinned. */
   fetchBest(url: string, options?: ReadOptions): Promise<ReadResult>;
   answer(query: string, options?: AnswerOptions): Promise<AnswerResult>;
+  /** Multi-hop research with the configured model (WEBSIFT_LLM_*); keyless and rule-only without one. */
+  research(question: string, options?: ResearchOptions): Promise<ResearchResult>;
+  /** The OpenAI-compatible model client, when WEBSIFT_LLM_BASE_URL and WEBSIFT_LLM_MODEL are set. */
+  readonly llm?: LlmClient;
   readonly net: Net;
   readonly store: Store;
   readonly providers: readonly Provider[];
@@ -76,10 +81,12 @@ export function createWebsift(config: WebsiftConfig = {}): Websift {
     error: "web search is turned off in websift's settings",
   });
 
-  return {
+  const llm = createLlm({ net, env });
+  const websift: Websift = {
     net,
     store,
     providers,
+    llm,
     async search(query, options = {}) {
       if (!(await enabled())) return disabledSearch(query);
       return searchChain(query, options, chain);
@@ -128,12 +135,16 @@ export function createWebsift(config: WebsiftConfig = {}): Websift {
         },
       });
     },
+    async research(question, options = {}) {
+      return research(question, options, { websift, llm });
+    },
     async close() {
       await Promise.allSettled([closeSharedRenderer(), closeHeadless()]);
       await net.close();
       await store.close();
     },
   };
+  return websift;
 }
 
 function disabledRead(url: string): ReadResult {

@@ -6,6 +6,7 @@ import { registerDoctor } from "./commands/doctor.js";
 import { registerFetch } from "./commands/fetch.js";
 import { registerInstall } from "./commands/install.js";
 import { registerMcp } from "./commands/mcp.js";
+import { registerResearch } from "./commands/research.js";
 import { registerSearch } from "./commands/search.js";
 import { EXIT, InputError } from "./runtime.js";
 
@@ -20,6 +21,7 @@ const program = new Command()
 registerSearch(program);
 registerFetch(program);
 registerAnswer(program);
+registerResearch(program);
 registerMcp(program);
 registerInstall(program);
 registerDoctor(program);

@@ -4,7 +4,7 @@ import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Websift } from "../websift.js";
 import { CallLimit } from "./call-limit.js";
-import { WEB_TOOLS, type WebTool } from "./tools.js";
+import { WEB_TOOLS, type WebTool, webResearch } from "./tools.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
@@ -30,7 +30,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     },
   );
   const limit = new CallLimit(options.maxConcurrentCalls ?? 4, options.maxQueuedCalls ?? 16);
-  for (const tool of WEB_TOOLS) register(server, tool as WebTool, options, limit);
+  const tools: WebTool[] = [...WEB_TOOLS, ...(options.websift.llm ? [webResearch] : [])] as WebTool[];
+  for (const tool of tools) register(server, tool, options, limit);
   return server;
 }
 

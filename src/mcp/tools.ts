@@ -163,6 +163,32 @@ export const webAnswer: WebTool<typeof answerInput> = {
 
 export const WEB_TOOLS = [webSearch, webFetch, webAnswer] as const;
 
+const researchInput = {
+  question: z.string().min(1).max(2000).describe("The question to research"),
+  max_hops: z.number().int().min(1).max(6).optional().describe("Search rounds at most (default 4)"),
+};
+
+/** Offered only when a model is configured: without one, research is a plain search and web_answer is better. */
+export const webResearch: WebTool<typeof researchInput> = {
+  name: "web_research",
+  title: "Research on the web",
+  description:
+    "Multi-step research: plans queries, searches, reads, and searches again for missing facts. Returns fenced facts with sources. Slower than web_answer.",
+  input: researchInput,
+  async run(websift, args, run) {
+    const result = await websift.research(args.question, {
+      maxHops: args.max_hops,
+      deadline: Deadline.fromSignal(run.signal, run.timeoutMs ?? 120_000),
+      onProgress: run.progress,
+    });
+    return {
+      text: result.envelope,
+      structured: result as unknown as Record<string, unknown>,
+      isError: FAILED.includes(result.status),
+    };
+  },
+};
+
 /** The header says where the text came from and how to read on; it sits before the fence, never after. */
 function pageText(page: ReadResult): string {
   const head = [`${page.title ? `${oneLine(page.title)} — ` : ""}${page.finalUrl}`];
