@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from "commander";
-import { ConfigError } from "../config/load.js";
 import { registerAnswer } from "./commands/answer.js";
 import { registerDoctor } from "./commands/doctor.js";
 import { registerFetch } from "./commands/fetch.js";
@@ -32,7 +31,8 @@ try {
   if (err instanceof CommanderError) {
     process.exit(err.exitCode === 0 ? EXIT.ok : EXIT.badInput);
   }
-  if (err instanceof InputError || err instanceof ConfigError) {
+  // ConfigError is matched by name: importing its module here would load the config schema for `--help` too.
+  if (err instanceof InputError || (err instanceof Error && err.name === "ConfigError")) {
     process.stderr.write(`error: ${err.message}\n`);
     process.exit(EXIT.badInput);
   }

@@ -1,20 +1,28 @@
 import { InvalidArgumentError } from "commander";
-import { loadConfig } from "../config/load.js";
-import { createWebsift, type Websift } from "../websift.js";
+import type { Websift } from "../websift.js";
 
 /** Exit codes: results, an honest failure or empty answer, bad input. */
 export const EXIT = { ok: 0, failure: 1, badInput: 2 } as const;
 
 /**
  * The configured library for one CLI run: defaults < config file < environment (a `.env` file included); keys
- * only ever from the environment. A bad config file throws ConfigError naming the setting and the file.
+ * only ever from the environment. State (caches, cooldowns, rate limits) lives in the shared store, so a block
+ * met by one run is remembered by the next. A bad config file throws ConfigError naming the setting and file.
  */
-export function websiftFromEnv(options: { verbose?: boolean } = {}): Websift {
+// The library is loaded when a command runs, not when the CLI starts: `websift --help` needs none of it.
+export async function websiftFromEnv(options: { verbose?: boolean } = {}): Promise<Websift> {
+  const [{ loadConfig }, { createWebsift }, { openStore }] = await Promise.all([
+    import("../config/load.js"),
+    import("../websift.js"),
+    import("../store/open-store.js"),
+  ]);
   const config = loadConfig();
+  const operatorLog = (line: string) => process.stderr.write(`websift: ${line}\n`);
   const verbose = options.verbose || config.env.WEBSIFT_DEBUG === "1";
   return createWebsift({
     ...config.toWebsiftConfig(),
-    log: verbose ? (line) => process.stderr.write(`websift: ${line}\n`) : undefined,
+    store: openStore({ env: config.env, log: operatorLog }),
+    log: verbose ? operatorLog : undefined,
   });
 }
 

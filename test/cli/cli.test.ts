@@ -1,4 +1,7 @@
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { article, ddgResultsPage } from "../ground/answer/ddg-page.js";
@@ -40,6 +43,8 @@ function run(
         HTTPS_PROXY: proxy.url,
         HTTP_PROXY: proxy.url,
         NODE_EXTRA_CA_CERTS: TEST_CA_PATH,
+        // Each run starts with no memory of the last one unless a test says otherwise.
+        WEBSIFT_STORE: "memory",
         ...env,
       },
       cwd: "/tmp",
@@ -106,6 +111,26 @@ describe("websift CLI", { timeout: 60_000 }, () => {
     const r = await run(["search", "anything", "--json"]);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout).status).toBe("blocked");
+  });
+
+  it("a challenge met by one run is remembered by the next (the sqlite store)", async () => {
+    const cache = mkdtempSync(join(tmpdir(), "websift-cli-"));
+    const env = { WEBSIFT_STORE: "sqlite", XDG_CACHE_HOME: cache };
+    web.route("html.duckduckgo.com", "/html/", ddgChallenge(web, 202));
+    web.route("lite.duckduckgo.com", "/lite/", ddgChallenge(web, 202));
+    // Each run challenges two regions and cools them; the third run finds every region cooling and sends nothing.
+    for (let i = 0; i < 2; i++) {
+      const r = await run(["search", "anything", "--json"], env);
+      expect(JSON.parse(r.stdout).attempted[0]).toMatchObject({ provider: "duckduckgo", status: "blocked" });
+    }
+    web.requests.length = 0;
+    const third = await run(["search", "anything", "--json"], env);
+    expect(web.requests.filter((r) => r.host.endsWith("duckduckgo.com"))).toHaveLength(0);
+    const ddg = JSON.parse(third.stdout).attempted[0];
+    expect(ddg).toMatchObject({ provider: "duckduckgo", status: "blocked" });
+    expect(ddg.error).toMatch(/every region is cooling/);
+    expect(statSync(join(cache, "websift", "state.db")).mode & 0o777).toBe(0o600);
+    rmSync(cache, { recursive: true, force: true });
   });
 
   it("bad input exits 2 with a clear message and no request", async () => {

@@ -25,7 +25,7 @@ Examples:
   websift answer --sources-apart --json "latest node.js LTS"`,
     )
     .action(async (words: string[], opts) => {
-      const websift = websiftFromEnv({ verbose: opts.verbose });
+      const websift = await websiftFromEnv({ verbose: opts.verbose });
       try {
         const result = await websift.answer(words.join(" "), {
           language: opts.lang,

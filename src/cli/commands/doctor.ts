@@ -1,6 +1,5 @@
 import type { Command } from "commander";
-import { diagnose, doctorText } from "../../config/doctor.js";
-import { loadConfig } from "../../config/load.js";
+import type { ResolvedConfig } from "../../config/load.js";
 import { EXIT, printJson, websiftFromEnv } from "../runtime.js";
 
 export function registerDoctor(program: Command): void {
@@ -15,7 +14,11 @@ export function registerDoctor(program: Command): void {
       "\nMakes one real DuckDuckGo request (and one to SEARXNG_URL when set).\n\nExamples:\n  websift doctor\n  websift doctor --json",
     )
     .action(async (opts) => {
-      let config: ReturnType<typeof loadConfig>;
+      const [{ diagnose, doctorText }, { loadConfig }] = await Promise.all([
+        import("../../config/doctor.js"),
+        import("../../config/load.js"),
+      ]);
+      let config: ResolvedConfig;
       try {
         config = loadConfig();
       } catch (err) {
@@ -23,7 +26,7 @@ export function registerDoctor(program: Command): void {
         process.exitCode = EXIT.badInput;
         return;
       }
-      const websift = websiftFromEnv();
+      const websift = await websiftFromEnv();
       try {
         const report = await diagnose(websift, config);
         if (opts.json) printJson(report);

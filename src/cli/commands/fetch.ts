@@ -30,7 +30,7 @@ Examples:
   websift fetch https://example.org/post --offset 6000 --json`,
     )
     .action(async (url: string, opts) => {
-      const websift = websiftFromEnv({ verbose: opts.verbose });
+      const websift = await websiftFromEnv({ verbose: opts.verbose });
       try {
         const page = await websift.read(url, {
           maxChars: opts.maxChars,

@@ -1,7 +1,5 @@
 import type { Command } from "commander";
-import { loadConfig, type ResolvedConfig } from "../../config/load.js";
-import { startMcpHttp } from "../../mcp/http.js";
-import { serveMcpStdio } from "../../mcp/stdio.js";
+import type { ResolvedConfig } from "../../config/load.js";
 import { EXIT, parseIntOption, websiftFromEnv } from "../runtime.js";
 
 export function registerMcp(program: Command): void {
@@ -36,6 +34,11 @@ Examples:
     )
     .action(async (opts) => {
       const log = (line: string) => process.stderr.write(`websift: ${line}\n`);
+      const [{ loadConfig }, { startMcpHttp }, { serveMcpStdio }] = await Promise.all([
+        import("../../config/load.js"),
+        import("../../mcp/http.js"),
+        import("../../mcp/stdio.js"),
+      ]);
       let config: ResolvedConfig;
       try {
         config = loadConfig();
@@ -46,7 +49,7 @@ Examples:
       }
       const setting = (key: string) => config.settings.find((s) => s.key === key)?.value;
       const timeout = setting("timeout") as number | undefined;
-      const websift = websiftFromEnv({ verbose: opts.verbose });
+      const websift = await websiftFromEnv({ verbose: opts.verbose });
       const serverOptions = { websift, log, timeoutMs: timeout ? timeout * 1000 : undefined };
       if (!opts.http) {
         await serveMcpStdio(serverOptions);

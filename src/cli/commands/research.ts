@@ -1,6 +1,4 @@
 import type { Command } from "commander";
-import { createLlm } from "../../agent/llm.js";
-import { research } from "../../agent/research.js";
 import { EXIT, parseIntOption, printJson, websiftFromEnv } from "../runtime.js";
 
 export function registerResearch(program: Command): void {
@@ -22,18 +20,17 @@ Examples:
   websift research --max-hops 2 --json "latest node.js LTS and its end-of-life date"`,
     )
     .action(async (words: string[], opts) => {
-      const websift = websiftFromEnv({ verbose: opts.verbose });
-      const llm = createLlm({ net: websift.net, env: process.env });
+      const websift = await websiftFromEnv({ verbose: opts.verbose });
+      const llm = websift.llm;
       // Hop progress goes to stderr always: a research run takes long enough that silence looks like a hang,
       // and stdout stays the result alone.
       const progress = (line: string) => process.stderr.write(`${line}\n`);
       if (!llm) progress("⚠️ No language model configured (WEBSIFT_LLM_BASE_URL): one search, no reflection.");
       try {
-        const result = await research(
-          words.join(" "),
-          { maxHops: opts.maxHops, onProgress: progress },
-          { websift, llm },
-        );
+        const result = await websift.research(words.join(" "), {
+          maxHops: opts.maxHops,
+          onProgress: progress,
+        });
         if (result.degraded && llm)
           progress("⚠️ The language model failed on the way; rules and passages stood in.");
         if (opts.json) printJson(result);

@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { searchMarkdown } from "../../ground/search-markdown.js";
 import { EXIT, InputError, oneOf, parseIntOption, printJson, websiftFromEnv } from "../runtime.js";
 
 export function registerSearch(program: Command): void {
@@ -35,7 +34,7 @@ Examples:
   websift search --provider wikipedia --lang de Berlin --json`,
     )
     .action(async (words: string[], opts) => {
-      const websift = websiftFromEnv({ verbose: opts.verbose });
+      const websift = await websiftFromEnv({ verbose: opts.verbose });
       try {
         const response = await websift.search(words.join(" "), {
           limit: opts.limit,
@@ -49,7 +48,10 @@ Examples:
         });
         if (response.code === "bad_input") throw new InputError(response.error ?? "bad input");
         if (opts.json) printJson(response);
-        else process.stdout.write(`${searchMarkdown(response)}\n`);
+        else {
+          const { searchMarkdown } = await import("../../ground/search-markdown.js");
+          process.stdout.write(`${searchMarkdown(response)}\n`);
+        }
         if (response.status !== "ok" && !opts.json)
           process.stderr.write(describeAttempts(response.attempted));
         process.exitCode = response.status === "ok" ? EXIT.ok : EXIT.failure;
