@@ -25,6 +25,8 @@ export interface DoctorReport {
   searxng: { configured: false } | { configured: true; url: string; answersJson: boolean; detail: string };
   proxy: { inUse: false } | { inUse: true; via: string };
   chromium: { available: boolean; path: string };
+  /** Where caches, cooldowns and rate limits live; degraded when Redis or the state file is unavailable. */
+  store: { backend: string; degraded: boolean; reason?: string };
   config: { file?: string; settings: { key: string; env: string; value: string; source: string }[] };
 }
 
@@ -56,7 +58,12 @@ export async function diagnose(websift: Websift, config: ResolvedConfig): Promis
   }
 
   const proxy = proxyFor(new URL("https://html.duckduckgo.com/"), proxyEnvFrom(env));
+  const storeStatus = (websift.store as { status?: () => DoctorReport["store"] }).status?.() ?? {
+    backend: websift.store.kind,
+    degraded: false,
+  };
   return {
+    store: storeStatus,
     online,
     duckduckgo: ddg,
     providers: await providerHealth(websift, env),
@@ -153,6 +160,7 @@ export function doctorText(r: DoctorReport): string {
     }`,
     `proxy:      ${r.proxy.inUse ? r.proxy.via : "none"}`,
     `chromium:   ${r.chromium.available ? `available (${r.chromium.path})` : `not found at ${r.chromium.path}; pages that need JavaScript cannot be rendered`}`,
+    `store:      ${r.store.backend}${r.store.degraded ? ` (degraded: ${r.store.reason ?? "unavailable"}; working on a local fallback)` : ""}`,
     `config:     ${r.config.file ?? "no config file"}`,
     ...r.config.settings.map((s) => `  ${s.key} = ${s.value} (${s.source === "env" ? s.env : s.source})`),
   ];

@@ -60,6 +60,8 @@ describe("websift doctor", () => {
     expect(text).toMatch(/^online: +yes$/m);
     expect(text).toMatch(/^duckduckgo: answers/m);
     expect(text).toMatch(/^frozen: +brave/m);
+    expect(report.store).toEqual({ backend: "memory", degraded: false });
+    expect(text).toMatch(/^store: +memory$/m);
     expect(text).toContain("braveApiKey = set (BRAVE_API_KEY)");
     expect(text).toContain("timeout = 15 (WEBSIFT_TIMEOUT)");
     expect(JSON.stringify(report)).not.toContain("test-SECRET");
