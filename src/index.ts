@@ -47,6 +47,8 @@ export type {
 } from "./session/session.js";
 export { createSession, PENDING_MESSAGE } from "./session/session.js";
 export { RECENT_HEADER } from "./session/web-memory.js";
+export type { OpenStoreOptions, StatusStore, StoreStatus } from "./store/open-store.js";
+export { openStore } from "./store/open-store.js";
 export type { Store } from "./store/store.js";
 export { MemoryStore } from "./store/store.js";
 export type { Websift, WebsiftConfig } from "./websift.js";
