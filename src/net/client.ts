@@ -4,7 +4,7 @@ import { Agent, type Dispatcher, ProxyAgent, request } from "undici";
 import { Deadline } from "../core/deadline.js";
 import { readBody } from "./body.js";
 import { ConnectingSockets, type ConnectTo, pinnedConnector, VettedAddresses } from "./connector.js";
-import { decodeText, parseContentType } from "./decode.js";
+import { decodeText } from "./decode.js";
 import { classifyError, type NetFailure, type NetPhase, netFailure, safeHost } from "./failure.js";
 import { type ProxyEnv, proxyEnvFrom, proxyFor } from "./proxy.js";
 import { resolveWithin, systemResolve } from "./resolver.js";
@@ -101,11 +101,27 @@ export function createNet(config: NetConfig = {}): Net {
   // Trusted origins get their own pin table and agent: their private addresses must never be reused for an
   // untrusted request to the same host name.
   const trustedPins = new VettedAddresses();
+  // The headers every request sends, built once per locale (undici only reads them).
+  const headersByLocale = new Map<string, Record<string, string>>();
+  function defaultHeaders(locale: string | undefined): Record<string, string> {
+    const key = locale ?? "";
+    let headers = headersByLocale.get(key);
+    if (!headers) {
+      headers = {
+        "user-agent": config.userAgent ?? CHROME_USER_AGENT,
+        accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+        "accept-language": acceptLanguage(locale),
+        "accept-encoding": "gzip, deflate, br",
+      };
+      if (headersByLocale.size < 100) headersByLocale.set(key, headers);
+    }
+    return headers;
+  }
   let trustedAgent: Agent | undefined;
 
   function dispatcherFor(url: URL): { dispatcher: Dispatcher; viaProxy: boolean } {
     const proxy = proxyFor(url, proxyEnv);
-    if (!proxy && trusted.has(url.origin)) {
+    if (!proxy && trusted.size > 0 && trusted.has(url.origin)) {
       trustedAgent ??= new Agent({
         connect: pinnedConnector(trustedPins, config, connecting),
         maxHeaderSize: 64 * 1024,
@@ -130,20 +146,29 @@ export function createNet(config: NetConfig = {}): Net {
     return { dispatcher: agent, viaProxy: true };
   }
 
-  /** Rules 1 and 2 for one hop; through a proxy the proxy resolves, so only rule 1 runs here. */
-  async function vetHop(raw: string, deadline: Deadline): Promise<NetFailure | URL> {
-    const origin = originOf(raw);
-    if (origin && trusted.has(origin)) return vetTrusted(raw, deadline);
+  /**
+   * Rules 1 and 2 for one hop; through a proxy the proxy resolves, so only rule 1 runs here. Synchronous when
+   * nothing needs resolving (a literal, a proxy, a fresh vetted answer): no promise on the keep-alive hot path.
+   */
+  function vetHop(raw: string, deadline: Deadline): NetFailure | URL | Promise<NetFailure | URL> {
+    if (trusted.size > 0) {
+      const origin = originOf(raw);
+      if (origin && trusted.has(origin)) return vetTrusted(raw, deadline);
+    }
     const checked = checkUrl(raw);
     if (!checked.ok) return netFailure("blocked_url", `refused ${redact(raw)}: ${checked.reason}`, raw);
     const url = checked.url;
     if (checked.literal || proxyFor(url, proxyEnv)) return url;
     if (vetted.fresh(checked.hostname, dnsCacheMs)) return url;
+    return resolveAndVet(url, checked.hostname, raw, deadline);
+  }
+
+  async function resolveAndVet(url: URL, hostname: string, raw: string, deadline: Deadline) {
     try {
-      const addresses = await resolveWithin(resolve, checked.hostname, deadline);
-      const verdict = vetAddresses(checked.hostname, addresses);
+      const addresses = await resolveWithin(resolve, hostname, deadline);
+      const verdict = vetAddresses(hostname, addresses);
       if (!verdict.ok) return netFailure("blocked_url", `refused ${url.host}: ${verdict.reason}`, raw);
-      vetted.set(checked.hostname, addresses);
+      vetted.set(hostname, addresses);
       return url;
     } catch (err) {
       return classifyError(err, raw, "dns");
@@ -212,25 +237,20 @@ export function createNet(config: NetConfig = {}): Net {
     let method = (options.method ?? "GET").toUpperCase();
     let callerHeaders = { ...(options.headers ?? {}) };
     const redirects: string[] = [];
-    const seen = new Set<string>();
+    let seen: Set<string> | undefined;
     let current = rawUrl;
     let phase: NetPhase = "dns";
 
     for (let hop = 0; ; hop++) {
       if (deadline.expired()) return timeoutFailure(deadline, current, phase);
-      const vettedUrl = await vetHop(current, deadline);
+      const hopVerdict = vetHop(current, deadline);
+      const vettedUrl = hopVerdict instanceof Promise ? await hopVerdict : hopVerdict;
       if (!(vettedUrl instanceof URL)) {
         if (deadline.expired()) return timeoutFailure(deadline, current, "dns");
         return vettedUrl;
       }
-      seen.add(vettedUrl.href);
-      const headers = {
-        "user-agent": config.userAgent ?? CHROME_USER_AGENT,
-        accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-        "accept-language": acceptLanguage(options.locale),
-        "accept-encoding": "gzip, deflate, br",
-        ...lowerKeys(callerHeaders),
-      };
+      const defaults = defaultHeaders(options.locale);
+      const headers = hasKeys(callerHeaders) ? { ...defaults, ...lowerKeys(callerHeaders) } : defaults;
       phase = "connect";
       try {
         state.relay ??= new AbortRelay(deadline);
@@ -247,6 +267,8 @@ export function createNet(config: NetConfig = {}): Net {
           res.body.on("error", () => {});
           const next = resolveLocation(resHeaders.location, vettedUrl);
           if (!next) return netFailure("protocol", `invalid redirect from ${vettedUrl.host}`, current);
+          seen ??= new Set();
+          seen.add(vettedUrl.href);
           if (seen.has(next))
             return netFailure("too_many_redirects", `redirect loop at ${safeHost(next)}`, current, {
               httpStatus: res.statusCode,
@@ -435,32 +457,48 @@ function makeResponse(
   ms: number,
   retryAfter?: number,
 ): NetResponse {
-  let text: string | undefined;
-  return {
-    ok: true,
-    url,
-    finalUrl,
-    status,
-    headers,
-    redirects,
-    bytes,
-    get contentType() {
-      return parseContentType(headers["content-type"]).type;
-    },
-    ...(retryAfter !== undefined ? { retryAfter } : {}),
-    ms,
-    text() {
-      text ??= decodeText(bytes, headers["content-type"]).text;
-      return text;
-    },
-    json<T>() {
-      try {
-        return JSON.parse(this.text()) as T;
-      } catch {
-        return undefined;
-      }
-    },
-  };
+  return new Response(url, finalUrl, status, headers, redirects, bytes, ms, retryAfter);
+}
+
+/** A class rather than an object literal with closures: one allocation per response on the hot path. */
+class Response implements NetResponse {
+  readonly ok = true as const;
+  readonly contentType: string;
+  readonly retryAfter?: number;
+  private decoded: string | undefined;
+
+  constructor(
+    readonly url: string,
+    readonly finalUrl: string,
+    readonly status: number,
+    readonly headers: Record<string, string>,
+    readonly redirects: string[],
+    readonly bytes: Buffer,
+    readonly ms: number,
+    retryAfter?: number,
+  ) {
+    this.contentType = mediaType(headers["content-type"]);
+    if (retryAfter !== undefined) this.retryAfter = retryAfter;
+  }
+
+  text(): string {
+    this.decoded ??= decodeText(this.bytes, this.headers["content-type"]).text;
+    return this.decoded;
+  }
+
+  json<T = unknown>(): T | undefined {
+    try {
+      return JSON.parse(this.text()) as T;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function mediaType(header: string | undefined): string {
+  if (!header) return "";
+  const semicolon = header.indexOf(";");
+  return (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -468,6 +506,11 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   for (const [k, v] of Object.entries(headers))
     if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
   return out;
+}
+
+function hasKeys(o: Record<string, string>): boolean {
+  for (const _ in o) return true;
+  return false;
 }
 
 function lowerKeys(headers: Record<string, string>): Record<string, string> {

@@ -14,17 +14,21 @@ const INTERNAL_SUFFIXES = [
   "home",
 ];
 
+const DOTTED_SUFFIXES = INTERNAL_SUFFIXES.map((s) => `.${s}`);
+const OK = { ok: true } as const;
+
 export function vetHostname(hostname: string): { ok: true } | { ok: false; reason: string } {
   const name = hostname.toLowerCase().replace(/\.$/, "");
   if (!name) return { ok: false, reason: "the URL has no host" };
-  for (const suffix of INTERNAL_SUFFIXES) {
-    if (name === suffix || name.endsWith(`.${suffix}`)) {
+  for (let i = 0; i < INTERNAL_SUFFIXES.length; i++) {
+    const suffix = INTERNAL_SUFFIXES[i];
+    if (name === suffix || name.endsWith(DOTTED_SUFFIXES[i])) {
       return { ok: false, reason: `${name} is a name that only means something inside a private network` };
     }
   }
   // A dotless name is completed by the local resolver's search domains: an intranet host, never the web.
   if (!name.includes(".")) return { ok: false, reason: `${name} is a single-label (intranet) name` };
-  return { ok: true };
+  return OK;
 }
 
 /** The Fetch standard's bad ports: browsers refuse them so a page cannot speak SMTP, SSH or IRC through us. */
