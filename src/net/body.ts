@@ -16,9 +16,22 @@ export async function readBody(
   contentEncoding: string | undefined,
   limits: BodyLimits,
   host: string,
+  declaredLength?: number,
 ): Promise<Buffer> {
   const codings = decompressors(contentEncoding);
-  if (codings.length === 0) return readPlain(body, limits, host);
+  if (codings.length === 0) {
+    // A declared length within the caps: undici stops at that length itself, so its own reader (much cheaper
+    // than stream events) cannot be made to read more than we allow.
+    const consumable = body as { arrayBuffer?: () => Promise<ArrayBuffer> };
+    if (
+      declaredLength !== undefined &&
+      Number.isFinite(declaredLength) &&
+      declaredLength <= Math.min(limits.maxBytes, limits.maxDecodedBytes) &&
+      typeof consumable.arrayBuffer === "function"
+    )
+      return Buffer.from(await consumable.arrayBuffer());
+    return readPlain(body, limits, host);
+  }
   const chunks: Buffer[] = [];
   let wire = 0;
   let decoded = 0;

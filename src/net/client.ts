@@ -101,6 +101,18 @@ export function createNet(config: NetConfig = {}): Net {
   // Trusted origins get their own pin table and agent: their private addresses must never be reused for an
   // untrusted request to the same host name.
   const trustedPins = new VettedAddresses();
+  // Rule 1 depends on the URL string alone, so its verdict (and the parsed URL, which nothing mutates) is
+  // reused for a URL asked again: agents fetch the same endpoints over and over.
+  const checkedUrls = new Map<string, ReturnType<typeof checkUrl>>();
+  function checkUrlCached(raw: string): ReturnType<typeof checkUrl> {
+    let verdict = checkedUrls.get(raw);
+    if (!verdict) {
+      verdict = checkUrl(raw);
+      if (checkedUrls.size >= 512) checkedUrls.clear();
+      checkedUrls.set(raw, verdict);
+    }
+    return verdict;
+  }
   // The headers every request sends, built once per locale (undici only reads them).
   const headersByLocale = new Map<string, Record<string, string>>();
   function defaultHeaders(locale: string | undefined): Record<string, string> {
@@ -155,7 +167,7 @@ export function createNet(config: NetConfig = {}): Net {
       const origin = originOf(raw);
       if (origin && trusted.has(origin)) return vetTrusted(raw, deadline);
     }
-    const checked = checkUrl(raw);
+    const checked = checkUrlCached(raw);
     if (!checked.ok) return netFailure("blocked_url", `refused ${redact(raw)}: ${checked.reason}`, raw);
     const url = checked.url;
     if (checked.literal || proxyFor(url, proxyEnv)) return url;
@@ -210,15 +222,6 @@ export function createNet(config: NetConfig = {}): Net {
     });
   }
 
-  async function send(rawUrl: string, options: NetRequestOptions): Promise<NetResult> {
-    const state: { relay?: AbortRelay } = {};
-    try {
-      return await follow(rawUrl, options, state);
-    } finally {
-      state.relay?.dispose();
-    }
-  }
-
   async function follow(
     rawUrl: string,
     options: NetRequestOptions,
@@ -235,7 +238,8 @@ export function createNet(config: NetConfig = {}): Net {
         Math.max(10 * 1024 * 1024, (options.maxBytes ?? 0) * 4),
     };
     let method = (options.method ?? "GET").toUpperCase();
-    let callerHeaders = { ...(options.headers ?? {}) };
+    // Never mutated: a redirect that drops headers builds a new object.
+    let callerHeaders: Record<string, string> = options.headers ?? NO_HEADERS;
     const redirects: string[] = [];
     let seen: Set<string> | undefined;
     let current = rawUrl;
@@ -307,7 +311,7 @@ export function createNet(config: NetConfig = {}): Net {
         const bytes =
           method === "HEAD"
             ? Buffer.alloc(0)
-            : await readBody(res.body, resHeaders["content-encoding"], limits, vettedUrl.host);
+            : await readBody(res.body, resHeaders["content-encoding"], limits, vettedUrl.host, declared);
         const retryAfter = parseRetryAfter(resHeaders["retry-after"]);
         if (options.failOnHttpError && res.statusCode >= 400)
           return netFailure(
@@ -343,12 +347,17 @@ export function createNet(config: NetConfig = {}): Net {
     async request(rawUrl, options) {
       // Nothing escapes: whatever a caller passes and whatever breaks below comes back as a NetFailure.
       const url = typeof rawUrl === "string" ? rawUrl : String(rawUrl);
-      const opts = { ...(options ?? {}), deadline: options?.deadline ?? Deadline.after(DEFAULT_DEADLINE_MS) };
+      const opts = options?.deadline
+        ? options
+        : { ...(options ?? {}), deadline: Deadline.after(DEFAULT_DEADLINE_MS) };
+      const state: { relay?: AbortRelay } = {};
       try {
-        return await send(url, opts);
+        return await follow(url, opts, state);
       } catch (err) {
         if (opts.deadline.expired()) return timeoutFailure(opts.deadline, url, "connect");
         return classifyError(err, url, "connect");
+      } finally {
+        state.relay?.dispose();
       }
     },
     async close() {
@@ -503,10 +512,14 @@ function mediaType(header: string | undefined): string {
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers))
-    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(", ") : v;
+  for (const k in headers) {
+    const v = headers[k];
+    if (v !== undefined) out[k.toLowerCase()] = typeof v === "string" ? v : v.join(", ");
+  }
   return out;
 }
+
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 function hasKeys(o: Record<string, string>): boolean {
   for (const _ in o) return true;
