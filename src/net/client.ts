@@ -1,4 +1,4 @@
-import { EventEmitter } from "node:events";
+import type { EventEmitter } from "node:events";
 import { isIP } from "node:net";
 import { Agent, type Dispatcher, ProxyAgent, request } from "undici";
 import { Deadline } from "../core/deadline.js";
@@ -215,7 +215,7 @@ export function createNet(config: NetConfig = {}): Net {
       method: method as Dispatcher.HttpMethod,
       headers,
       body: method === "GET" || method === "HEAD" ? undefined : options.body,
-      signal,
+      signal: signal as unknown as EventEmitter,
       // The deadline is the only clock; undici's own timers would fire with less precise names.
       headersTimeout: 0,
       bodyTimeout: 0,
@@ -387,22 +387,40 @@ function timeoutFailure(deadline: Deadline, url: string, phase: NetPhase): NetFa
 }
 
 /**
- * The deadline's end, relayed through an EventEmitter (undici takes one as its `signal`). Asking the Deadline
+ * The deadline's end, relayed through the few EventEmitter methods undici calls on a `signal`. Asking the Deadline
  * for an AbortSignal would create one, which on Node 20 costs more than a keep-alive request on loopback, and
  * adding and removing AbortSignal listeners costs microseconds more: together most of net's overhead once was.
  */
-class AbortRelay extends EventEmitter {
+class AbortRelay {
   aborted = false;
   reason: unknown;
   readonly dispose: () => void;
+  private listeners: (() => void)[] = [];
 
   constructor(deadline: Deadline) {
-    super();
     this.dispose = deadline.onAbort((reason) => {
       this.aborted = true;
       this.reason = reason;
-      this.emit("abort");
+      const listeners = this.listeners;
+      this.listeners = [];
+      for (const listener of listeners) listener();
     });
+  }
+
+  // The slice of the EventEmitter interface undici uses for a `signal` (on/once/removeListener of "abort").
+  on(_event: "abort", listener: () => void): this {
+    this.listeners.push(listener);
+    return this;
+  }
+
+  once(event: "abort", listener: () => void): this {
+    return this.on(event, listener);
+  }
+
+  removeListener(_event: "abort", listener: () => void): this {
+    const i = this.listeners.indexOf(listener);
+    if (i !== -1) this.listeners.splice(i, 1);
+    return this;
   }
 }
 
