@@ -11,14 +11,19 @@ export interface BodyLimits {
 }
 
 /** Streams a body through byte caps and decompressors; nothing is buffered past the caps. */
-export async function readBody(
+export function readBody(
   body: NodeJS.ReadableStream,
   contentEncoding: string | undefined,
   limits: BodyLimits,
   host: string,
   declaredLength?: number,
 ): Promise<Buffer> {
-  const codings = decompressors(contentEncoding);
+  let codings: Transform[];
+  try {
+    codings = decompressors(contentEncoding);
+  } catch (err) {
+    return Promise.reject(err);
+  }
   if (codings.length === 0) {
     // A declared length within the caps: undici stops at that length itself, so its own reader (much cheaper
     // than stream events) cannot be made to read more than we allow.
@@ -29,9 +34,18 @@ export async function readBody(
       declaredLength <= Math.min(limits.maxBytes, limits.maxDecodedBytes) &&
       typeof consumable.arrayBuffer === "function"
     )
-      return Buffer.from(await consumable.arrayBuffer());
+      return consumable.arrayBuffer().then((bytes) => Buffer.from(bytes));
     return readPlain(body, limits, host);
   }
+  return readDecoded(body, codings, limits, host);
+}
+
+async function readDecoded(
+  body: NodeJS.ReadableStream,
+  codings: Transform[],
+  limits: BodyLimits,
+  host: string,
+): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let wire = 0;
   let decoded = 0;

@@ -131,16 +131,16 @@ export function createNet(config: NetConfig = {}): Net {
   }
   let trustedAgent: Agent | undefined;
 
-  function dispatcherFor(url: URL): { dispatcher: Dispatcher; viaProxy: boolean } {
+  function dispatcherFor(url: URL): Dispatcher {
     const proxy = proxyFor(url, proxyEnv);
     if (!proxy && trusted.size > 0 && trusted.has(url.origin)) {
       trustedAgent ??= new Agent({
         connect: pinnedConnector(trustedPins, config, connecting),
         maxHeaderSize: 64 * 1024,
       });
-      return { dispatcher: trustedAgent, viaProxy: false };
+      return trustedAgent;
     }
-    if (!proxy) return { dispatcher: direct, viaProxy: false };
+    if (!proxy) return direct;
     let agent = proxies.get(proxy);
     if (!agent) {
       const tls = trustContext(config.ca);
@@ -155,7 +155,7 @@ export function createNet(config: NetConfig = {}): Net {
       });
       proxies.set(proxy, agent);
     }
-    return { dispatcher: agent, viaProxy: true };
+    return agent;
   }
 
   /**
@@ -209,7 +209,7 @@ export function createNet(config: NetConfig = {}): Net {
     method: string,
     signal: AbortRelay,
   ) {
-    const { dispatcher } = dispatcherFor(url);
+    const dispatcher = dispatcherFor(url);
     return request(url, {
       dispatcher,
       method: method as Dispatcher.HttpMethod,
