@@ -3,7 +3,9 @@
  * so a provider's 5 s budget can never outlive the chain's 20 s.
  *
  * The AbortSignal is made only when someone asks for it: on Node 20 creating one costs tens of microseconds,
- * more than a whole keep-alive request on loopback. `onAbort` and `remaining()` do not need it.
+ * more than a whole keep-alive request on loopback. `onAbort` and `remaining()` do not need it. Likewise the
+ * timer runs only while someone listens (a signal, or `onAbort`), so a call that ends early leaves no timer
+ * behind: tens of thousands of requests a second would otherwise keep as many timers alive.
  */
 export class Deadline {
   readonly at: number;
@@ -13,21 +15,33 @@ export class Deadline {
   private why: unknown;
   private listeners: Set<(reason: unknown) => void> | undefined;
 
+  private offParent: (() => void) | undefined;
+
   private constructor(at: number, parent?: Deadline) {
     this.at = at;
-    const ms = at - Date.now();
-    if (ms <= 0) {
-      this.abort(new DeadlineExceeded());
-    } else {
-      this.timer = setTimeout(() => this.abort(new DeadlineExceeded()), ms);
-      this.timer.unref();
-    }
+    if (at - Date.now() <= 0) this.abort(new DeadlineExceeded());
     if (parent && !this.done) {
       if (parent.done) this.abort(parent.why);
-      else {
-        const off = parent.onAbort((reason) => this.abort(reason));
-        this.onAbort(off);
-      }
+      else this.offParent = parent.onAbort((reason) => this.abort(reason));
+    }
+  }
+
+  /** Starts the timer (once); ends the deadline at once if its time has already come. */
+  private arm(): void {
+    if (this.timer || this.done) return;
+    const ms = this.at - Date.now();
+    if (ms <= 0) {
+      this.abort(new DeadlineExceeded());
+      return;
+    }
+    this.timer = setTimeout(() => this.abort(new DeadlineExceeded()), ms);
+    this.timer.unref();
+  }
+
+  private disarmIfUnwatched(): void {
+    if (this.timer && !this.controller && !this.listeners?.size) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
     }
   }
 
@@ -55,19 +69,24 @@ export class Deadline {
     if (!this.controller) {
       this.controller = new AbortController();
       if (this.done) this.controller.abort(this.why);
+      else this.arm();
     }
     return this.controller.signal;
   }
 
   /** Calls `listener` once when the deadline passes or is aborted (at once if it already has); returns an unsubscribe. */
   onAbort(listener: (reason: unknown) => void): () => void {
+    this.arm();
     if (this.done) {
       listener(this.why);
       return () => {};
     }
     this.listeners ??= new Set();
     this.listeners.add(listener);
-    return () => this.listeners?.delete(listener);
+    return () => {
+      this.listeners?.delete(listener);
+      this.disarmIfUnwatched();
+    };
   }
 
   /** Why it ended: a DeadlineExceeded, or the caller's reason. Undefined while it runs. */
@@ -98,8 +117,11 @@ export class Deadline {
   abort(reason: unknown = new Error("cancelled")): void {
     if (this.done) return;
     if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
     this.done = true;
     this.why = reason;
+    this.offParent?.();
+    this.offParent = undefined;
     this.controller?.abort(reason);
     const listeners = this.listeners;
     this.listeners = undefined;

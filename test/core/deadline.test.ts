@@ -58,3 +58,32 @@ describe("Deadline", () => {
     expect(Deadline.after(Number.POSITIVE_INFINITY).remaining()).toBeGreaterThan(86_000_000);
   });
 });
+
+describe("Deadline's timer runs only while watched", () => {
+  it("a deadline nobody listens to still reads as expired once its time has come", async () => {
+    const d = Deadline.after(20);
+    await new Promise((r) => setTimeout(r, 40));
+    expect(d.expired()).toBe(true);
+    expect(d.cancelled()).toBe(false);
+    expect(d.signal.aborted).toBe(true);
+    expect(d.signal.reason).toBeInstanceOf(DeadlineExceeded);
+  });
+
+  it("a listener added late is called at once when the time has passed", async () => {
+    const d = Deadline.after(10);
+    await new Promise((r) => setTimeout(r, 30));
+    const seen: unknown[] = [];
+    d.onAbort((r) => seen.push(r));
+    expect(seen[0]).toBeInstanceOf(DeadlineExceeded);
+  });
+
+  it("unsubscribing the last listener stops the timer, subscribing again restarts it", async () => {
+    const d = Deadline.after(40);
+    const off = d.onAbort(() => {});
+    off();
+    const seen: unknown[] = [];
+    d.onAbort((r) => seen.push(r));
+    await new Promise((r) => setTimeout(r, 80));
+    expect(seen).toHaveLength(1);
+  });
+});
