@@ -6,7 +6,7 @@ import { closeHeadless } from "./ground/routes/headless-browser.js";
 import { runRoute } from "./ground/routes/index.js";
 import { createNet, type Net, type NetConfig } from "./net/client.js";
 import { fetchBest } from "./read/fetch-best.js";
-import { closeSharedRenderer, type ReadOptions, type ReadResult, read } from "./read/read.js";
+import { closeSharedRenderer, failedRead, type ReadOptions, type ReadResult, read } from "./read/read.js";
 import { type SearchResponse, searchChain } from "./search/chain.js";
 import type { SearchOptions } from "./search/options.js";
 import type { Provider, ProviderContext } from "./search/provider.js";
@@ -148,23 +148,9 @@ export function createWebsift(config: WebsiftConfig = {}): Websift {
 }
 
 function disabledRead(url: string): ReadResult {
-  return {
+  return failedRead(url, {
     status: "disabled",
-    url,
-    finalUrl: url,
-    title: "",
-    markdown: "",
-    links: [],
-    contentType: "",
-    truncated: false,
-    fetchedAt: new Date().toISOString(),
-    cached: false,
-    attempts: [],
-    totalChars: 0,
-    error: {
-      status: "disabled",
-      code: "disabled",
-      message: "web access is turned off in websift's settings",
-    },
-  };
+    code: "disabled",
+    message: "web access is turned off in websift's settings",
+  });
 }

@@ -188,18 +188,27 @@ function failed(url: string, outcome: Extract<LadderOutcome, { ok: false }>, dea
     deadline.expired() && !deadline.cancelled() && outcome.failure.status === "error"
       ? { status: "timeout" as const, code: "timeout", message: `timeout reading ${safeOrigin(url)}` }
       : outcome.failure;
+  return failedRead(url, failure, outcome);
+}
+
+/** A read that produced no text, as a value of the Page shape: every surface handles one type. */
+export function failedRead(
+  url: string,
+  failure: Failure,
+  seen: { finalUrl?: string; contentType?: string; attempts?: Attempt[] } = {},
+): ReadResult {
   return {
     url,
-    finalUrl: outcome.finalUrl ?? url,
+    finalUrl: seen.finalUrl ?? url,
     title: "",
     markdown: "",
     links: [],
-    contentType: outcome.contentType ?? "",
+    contentType: seen.contentType ?? "",
     truncated: false,
     fetchedAt: new Date().toISOString(),
     cached: false,
     status: failure.status,
-    attempts: outcome.attempts,
+    attempts: seen.attempts ?? [],
     totalChars: 0,
     error: failure,
   };

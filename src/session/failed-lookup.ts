@@ -1,7 +1,7 @@
 import type { Failure } from "../core/status.js";
 import type { AnswerResult } from "../ground/answer.js";
 import { failureEnvelope } from "../ground/envelope.js";
-import type { ReadResult } from "../read/read.js";
+import { failedRead, type ReadResult } from "../read/read.js";
 import type { SearchResponse } from "../search/chain.js";
 import type { LookupKind } from "./lookup-key.js";
 
@@ -31,21 +31,7 @@ export function failedLookup(
       sources: [],
       attempts: [],
     };
-  return {
-    status: failure.status,
-    url: subject,
-    finalUrl: subject,
-    title: "",
-    markdown: "",
-    links: [],
-    contentType: "",
-    truncated: false,
-    fetchedAt: new Date().toISOString(),
-    cached: false,
-    attempts: [],
-    totalChars: 0,
-    error: failure,
-  };
+  return failedRead(subject, failure);
 }
 
 export const pastDeadline = (seconds: number): Failure => ({
