@@ -85,6 +85,27 @@ export const SETTINGS: readonly SettingSpec[] = [
     about: "port of `websift mcp --http`",
   },
   {
+    key: "serveHost",
+    env: "WEBSIFT_SERVE_HOST",
+    secret: false,
+    schema: z.string().min(1),
+    about: "address `websift serve` binds",
+  },
+  {
+    key: "servePort",
+    env: "WEBSIFT_SERVE_PORT",
+    secret: false,
+    schema: z.number().int().min(0).max(65535),
+    about: "port of `websift serve`",
+  },
+  {
+    key: "serveToken",
+    env: "WEBSIFT_SERVE_TOKEN",
+    secret: true,
+    schema: z.string(),
+    about: "bearer token for `websift serve`",
+  },
+  {
     key: "braveApiKey",
     env: "BRAVE_API_KEY",
     secret: true,
