@@ -2,6 +2,7 @@
 // call over the library call (Streamable HTTP and in-process, simulated web at a fixed latency); 8 concurrent
 // sessions × 120 calls; and what the three tools cost a model in tokens (o200k, via gpt-tokenizer).
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -11,7 +12,7 @@ import { countTokens } from "gpt-tokenizer";
 import { register } from "tsx/esm/api";
 
 register();
-const { startSimWeb } = await import("../test/simweb/index.ts");
+const { startSimWeb, startProxy, TEST_CA_PATH } = await import("../test/simweb/index.ts");
 const { createWebsift } = await import("../dist/websift.js");
 const { MemoryStore } = await import("../dist/store/store.js");
 const { createMcpServer } = await import("../dist/mcp/server.js");
@@ -34,22 +35,11 @@ async function startWeb() {
   return { web, websift };
 }
 
-// Child mode: the HTTP server alone in its own process, so its peak RSS is not mixed with the clients'.
-if (process.argv.includes("--serve")) {
-  const { websift } = await startWeb();
-  const server = await startMcpHttp({ websift, port: 0, maxConcurrentCalls: 8 });
-  process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
-  process.stdin.resume();
-  process.stdin.on("end", () => {
-    process.stdout.write(`${JSON.stringify({ maxRssKb: process.resourceUsage().maxRSS })}\n`);
-    process.exit(0);
-  });
-  await new Promise(() => {});
-}
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const pct = (xs, p) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const f = (x) => x.toFixed(2);
+const p50 = (xs) => pct(xs, 50);
 
 // 1. Cold start: spawn → initialize answered, with web access off so nothing leaves the machine.
 function coldStart() {
@@ -144,44 +134,67 @@ for (let i = 0; i < runs; i++) {
 }
 bare.close();
 
-// 3. Concurrent sessions against the server in its own process, each its own client and session.
+// 3. Concurrent sessions against `websift mcp --http` as users run it: the built CLI in a process of its own,
+// reaching the simulated web through a real forward proxy (as test/cli does), so the RSS read from /proc is
+// the server's alone, not the clients' or the simulated web's.
 const sessions = 8;
 const perSession = quick ? 30 : 120;
-let errors = 0;
-const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--serve"], {
-  stdio: ["pipe", "pipe", "inherit"],
-});
-const lines = (async function* () {
-  let buf = "";
-  for await (const chunk of child.stdout) {
-    buf += chunk;
-    let at = buf.indexOf("\n");
-    while (at >= 0) {
-      yield JSON.parse(buf.slice(0, at));
-      buf = buf.slice(at + 1);
-      at = buf.indexOf("\n");
-    }
-  }
-})();
-const { url: childUrl } = (await lines.next()).value;
-let fresh = 0;
-const t0 = performance.now();
-await Promise.all(
-  Array.from({ length: sessions }, async () => {
-    const c = new Client({ name: "bench-session", version: "1" });
-    await c.connect(new StreamableHTTPClientTransport(new URL(childUrl)));
-    for (let i = 0; i < perSession; i++) {
-      const r = await c
-        .callTool({ name: "web_fetch", arguments: { url: `https://www.example.com/tides/${fresh++}` } })
-        .catch(() => ({ isError: true }));
-      if (r.isError) errors++;
-    }
-    await c.close();
-  }),
-);
-const concurrentMs = performance.now() - t0;
-child.stdin.end();
-const { maxRssKb } = (await lines.next()).value;
+const proxy = await startProxy(web);
+/** Peak (VmHWM) and current (VmRSS) resident set of a process, in MB. */
+function rssOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1]);
+  return { peak: kb("VmHWM") / 1024, now: kb("VmRSS") / 1024 };
+}
+async function concurrentRun() {
+  const server = spawn(process.execPath, ["dist/cli/main.js", "mcp", "--http", "--port", "0"], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      HTTPS_PROXY: proxy.url,
+      HTTP_PROXY: proxy.url,
+      NODE_EXTRA_CA_CERTS: TEST_CA_PATH,
+      WEBSIFT_STORE: "memory",
+    },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const url = await new Promise((resolve, reject) => {
+    let err = "";
+    server.stderr.on("data", (c) => {
+      err += c;
+      const m = /listening on (\S+)/.exec(err);
+      if (m) resolve(m[1]);
+    });
+    server.on("exit", (code) => reject(new Error(`websift mcp exited ${code}: ${err}`)));
+  });
+  const ready = rssOf(server.pid);
+  let errors = 0;
+  let fresh = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: sessions }, async () => {
+      const c = new Client({ name: "bench-session", version: "1" });
+      await c.connect(new StreamableHTTPClientTransport(new URL(url)));
+      for (let i = 0; i < perSession; i++) {
+        const r = await c
+          .callTool({ name: "web_fetch", arguments: { url: `https://www.example.com/tides/${fresh++}` } })
+          .catch(() => ({ isError: true }));
+        if (r.isError) errors++;
+      }
+      await c.close();
+    }),
+  );
+  const ms = performance.now() - t0;
+  const after = rssOf(server.pid);
+  server.kill();
+  return { errors, ms, readyMb: ready.now, peakMb: after.peak, endMb: after.now };
+}
+const concurrent = [];
+for (let i = 0; i < 3; i++) concurrent.push(await concurrentRun());
+await proxy.close();
+const median = (key) => p50(concurrent.map((r) => r[key]));
+const errors = concurrent.reduce((sum, r) => sum + r.errors, 0);
 
 // 4. Tokens of what tools/list puts in front of a model.
 const { tools } = await memClient.listTools();
@@ -194,14 +207,14 @@ await http.close();
 await websift.close();
 void web.close();
 
-const p50 = (xs) => pct(xs, 50);
 console.log(`## MCP server
 
 Cold start is \`node dist/cli/main.js mcp\` spawned until its initialize reply (web access off), ${cold.length} runs.
 Per-call overhead: wall time of a \`web_fetch\` of a fresh URL through MCP minus the \`websift.read\` time inside
 that same call (simulated web at a fixed ${LATENCY_MS} ms latency), ${runs} calls per transport, interleaved. The concurrent run is ${sessions} Streamable HTTP
-sessions × ${perSession} calls (fresh URLs) against the server in a process of its own; its peak RSS includes the
-simulated web it reads from.
+sessions × ${perSession} calls (fresh URLs) against \`websift mcp --http\` (the built CLI, in-memory store) in a
+process of its own, reaching the simulated web through a forward proxy; RSS is read from /proc/<pid>/status of the
+server alone, median of ${concurrent.length} fresh servers.
 
 | measure | value | target |
 | --- | ---: | --- |
@@ -210,9 +223,11 @@ simulated web it reads from.
 | MCP overhead per call, in-process transport (the MCP layer itself), p50 | ${f(p50(overMem))} ms | < 3 ms |
 | MCP overhead per call, Streamable HTTP, p50 | ${f(p50(overHttp))} ms | |
 | of which a bare loopback HTTP POST round trip (fetch, no MCP), p50 | ${f(p50(roundTrip))} ms | |
-| ${sessions} sessions × ${perSession} calls: errors | ${errors} | 0 |
-| ${sessions} sessions × ${perSession} calls: wall time | ${f(concurrentMs)} ms | |
-| server process peak RSS (concurrent run) | ${(maxRssKb / 1024).toFixed(0)} MB | < 150 MB |
+| ${sessions} sessions × ${perSession} calls, ${concurrent.length} runs: errors | ${errors} | 0 |
+| ${sessions} sessions × ${perSession} calls: wall time, median | ${f(median("ms"))} ms | |
+| server process RSS when ready (VmRSS), median | ${median("readyMb").toFixed(0)} MB | |
+| server process peak RSS over the run (VmHWM), median | ${median("peakMb").toFixed(0)} MB | < 150 MB |
+| server process RSS after the run (VmRSS), median | ${median("endMb").toFixed(0)} MB | |
 | tools/list tokens (3 tools, schemas + descriptions, o200k) | ${toolTokens} | < 1,500 |
 | per tool | ${perTool} | |`);
 process.exit(0);
