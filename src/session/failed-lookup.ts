@@ -46,6 +46,12 @@ export const sessionClosed: Failure = {
   message: "the session closed before the lookup finished",
 };
 
+export const withdrawn: Failure = {
+  status: "error",
+  code: "withdrawn",
+  message: "the lookup was given up by everyone who asked for it",
+};
+
 export function unexpected(err: unknown): Failure {
   const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
   return { status: "error", code: "internal", message: `the lookup failed: ${message}` };

@@ -6,7 +6,7 @@ import type { SearchResponse } from "../search/chain.js";
 import type { SearchOptions } from "../search/options.js";
 import type { Websift } from "../websift.js";
 import { type Clock, systemClock } from "./clock.js";
-import { failedLookup, pastDeadline, sessionClosed, unexpected } from "./failed-lookup.js";
+import { failedLookup, pastDeadline, sessionClosed, unexpected, withdrawn } from "./failed-lookup.js";
 import { keepAsAnswer, keepAsRead, keepAsSearch } from "./keep-as.js";
 import { type LookupKind, lookupKey } from "./lookup-key.js";
 import { SlotQueue } from "./slot-queue.js";
@@ -77,6 +77,21 @@ export interface Session {
     query: string,
     options?: SessionAnswerOptions,
   ): Promise<InTurn<AnswerResult> | PendingLookup>;
+  /**
+   * Waits, as a turn does, on a lookup the conversation was told is pending: its result within the wait (then it
+   * is not delivered through onLanded), else pending again. Undefined when the id is no longer in flight.
+   */
+  follow(
+    conversationId: string,
+    id: string,
+    options?: TurnOptions,
+  ): Promise<InTurn<LookupResult> | PendingLookup> | undefined;
+  /**
+   * The conversation gives the lookup up: nothing lands for it, and a lookup nobody else holds is stopped. For a
+   * caller that never learnt the id (an MCP call cancelled before its reply); a turn of the same conversation
+   * still waiting on it keeps it.
+   */
+  withdraw(conversationId: string, id: string): void;
   /** The conversation's lookups still in flight. */
   pending(conversationId: string): InFlightLookup[];
   /** Recent pages and searches of one conversation, or of the whole session; "" when there are none. */
@@ -87,9 +102,9 @@ export interface Session {
 
 export type SessionWebsift = Pick<Websift, "search" | "read" | "answer">;
 
-type LookupResult = SearchResponse | ReadResult | AnswerResult;
+export type LookupResult = SearchResponse | ReadResult | AnswerResult;
 type Call = (signal: AbortSignal, ms: number) => Promise<LookupResult>;
-type Ended = "call" | "deadline" | "close";
+type Ended = "call" | "deadline" | "close" | "withdrawn";
 
 /** One conversation's claim on a lookup. */
 interface Ticket {
@@ -231,10 +246,7 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
     // signal must not hold the queue up. Its late answer is dropped.
     if (wasRunning) slots.leave();
     else lookup.withdraw();
-    if (ended !== "call")
-      lookup.controller.abort(
-        ended === "deadline" ? new DeadlineExceeded() : new Error(sessionClosed.message),
-      );
+    if (ended !== "call") lookup.controller.abort(abortReason(ended));
 
     const keepAs = keepAsOf(lookup.kind, lookup.subject, result);
     for (const ticket of lookup.tickets.values()) {
@@ -253,6 +265,14 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
           keepAs,
         } as Landing);
     }
+  }
+
+  function ticketOf(conversationId: string, id: string): [Lookup, Ticket] | undefined {
+    for (const lookup of inFlight.values()) {
+      const ticket = lookup.tickets.get(conversationId);
+      if (ticket?.id === id) return [lookup, ticket];
+    }
+    return undefined;
   }
 
   function remember(conversationId: string, lookup: Lookup, result: LookupResult): void {
@@ -298,6 +318,18 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
         InTurn<AnswerResult> | PendingLookup
       >;
     },
+    follow(conversationId, id, { signal } = {}) {
+      const held = ticketOf(conversationId, id);
+      return held ? waitInTurn(held[1], signal) : undefined;
+    },
+    withdraw(conversationId, id) {
+      const held = ticketOf(conversationId, id);
+      if (!held || held[1].waiters.size > 0) return;
+      const [lookup] = held;
+      lookup.tickets.delete(conversationId);
+      if (lookup.tickets.size === 0)
+        land(lookup, failedLookup(lookup.kind, lookup.subject, withdrawn), "withdrawn");
+    },
     pending(conversationId) {
       const listed: InFlightLookup[] = [];
       for (const lookup of inFlight.values()) {
@@ -330,6 +362,11 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
       clock.clearTimeout(grace);
     },
   };
+}
+
+function abortReason(ended: Exclude<Ended, "call">): Error {
+  if (ended === "deadline") return new DeadlineExceeded();
+  return new Error(ended === "close" ? sessionClosed.message : withdrawn.message);
 }
 
 function keepAsOf(kind: LookupKind, subject: string, result: LookupResult): string {
