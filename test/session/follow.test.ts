@@ -60,7 +60,7 @@ describe("session: following a pending lookup", () => {
     route.release();
     const res = await followed;
     expect(res).toMatchObject({ status: "ok", id, title: "Page /slow" });
-    expect((res as ReadResult).keepAs).toContain("Page /slow");
+    expect((res as ReadResult & { keepAs: string }).keepAs).toContain("Page /slow");
     await session.close();
     expect(mail.landed).toEqual([]);
     expect(session.follow("a", id)).toBeUndefined();
