@@ -37,6 +37,10 @@ export interface ChainConfig {
   budgets?: Record<string, number>;
   totalMs?: number;
   cacheMs?: number;
+  /** Providers `auto` asks first, in this order (the operator's setting); the rest follow in the usual order. */
+  order?: readonly string[];
+  /** For calls that do not say. */
+  defaults?: { limit?: number; safesearch?: SearchOptions["safesearch"] };
 }
 
 /** Order of `auto` once paid use is unfrozen; frozen, only the free part runs. */
@@ -57,6 +61,7 @@ export function autoStages(
   providers: readonly Provider[],
   env: Record<string, string | undefined>,
   exclude: readonly string[] = [],
+  order: readonly string[] = [],
 ): Stage[] {
   const usable = new Map(
     providers.filter((p) => !exclude.includes(p.name) && p.configured(env)).map((p) => [p.name, p]),
@@ -72,7 +77,14 @@ export function autoStages(
   const spread = KEYLESS_SPREAD.map((n) => usable.get(n)).filter((p): p is Provider => !!p);
   if (first || spread.length) stages.push({ kind: "keyless", first, spread });
   one(LAST);
-  return stages;
+  if (!order.length) return stages;
+  // A keyless engine's name moves the whole keyless stage: its engines stand in for one another.
+  const rank = (stage: Stage) => {
+    const names = stage.kind === "one" ? [stage.provider.name] : ["keyless", KEYLESS_FIRST, ...KEYLESS_SPREAD];
+    const found = names.map((n) => order.indexOf(n)).filter((i) => i >= 0);
+    return found.length ? Math.min(...found) : order.length;
+  };
+  return stages.sort((a, b) => rank(a) - rank(b));
 }
 
 export async function searchChain(
@@ -80,7 +92,11 @@ export async function searchChain(
   options: SearchOptions,
   config: ChainConfig,
 ): Promise<SearchResponse> {
-  const valid = validateSearch(query, options);
+  const valid = validateSearch(query, {
+    ...options,
+    limit: options.limit ?? config.defaults?.limit,
+    safesearch: options.safesearch ?? config.defaults?.safesearch,
+  });
   const scope = options.scope ?? "general";
   if (!valid.ok)
     return {
@@ -100,7 +116,7 @@ export async function searchChain(
     ...(search.codeDomains ? { codeDomains: search.codeDomains } : {}),
   };
 
-  const cacheKey = `search:${hashOptions(search, paidUnfrozen(env), options.exclude)}`;
+  const cacheKey = `search:${hashOptions(search, paidUnfrozen(env), options.exclude, config.order)}`;
   if (options.cache !== false) {
     const hit = await config.ctx.store.get<{ response: SearchResponse; at: number }>(cacheKey);
     if (hit) return { ...hit.response, cached: true, ageSeconds: Math.round((Date.now() - hit.at) / 1000) };
@@ -141,7 +157,7 @@ export async function searchChain(
     response = finish(base, [step], attempts, search.limit) ?? failed(base, attempts, [step]);
   } else {
     const steps: StepResult[] = [];
-    for (const stage of autoStages(config.providers, env, options.exclude)) {
+    for (const stage of autoStages(config.providers, env, options.exclude, config.order)) {
       if (stage.kind === "one") {
         const step = await runProvider(
           stage.provider,
@@ -284,7 +300,12 @@ function timeoutFromEnv(env: Record<string, string | undefined>): number | undef
   return Number.isFinite(s) && s > 0 ? s * 1000 : undefined;
 }
 
-function hashOptions(s: ValidSearch, unfrozen: boolean, exclude: string[] = []): string {
+function hashOptions(
+  s: ValidSearch,
+  unfrozen: boolean,
+  exclude: string[] = [],
+  order: readonly string[] = [],
+): string {
   const key = JSON.stringify([
     s.query.toLowerCase(),
     s.limit,
@@ -297,6 +318,7 @@ function hashOptions(s: ValidSearch, unfrozen: boolean, exclude: string[] = []):
     s.codeDomains,
     unfrozen,
     [...exclude].sort(),
+    ...(order.length ? [order] : []),
   ]);
   return createHash("sha256").update(key).digest("hex").slice(0, 32);
 }

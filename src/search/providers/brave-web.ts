@@ -1,5 +1,5 @@
-import type { Provider, ProviderHit } from "../provider.js";
-import { loadSerp } from "../serp/dom.js";
+import type { Provider } from "../provider.js";
+import { hitsIn, loadSerp } from "../serp/dom.js";
 import { fetchSerp } from "../serp/fetch-serp.js";
 import { localeOf, parseRegion } from "../serp/locale.js";
 import type { SerpParse } from "../serp/outcome.js";
@@ -15,27 +15,19 @@ export function parseBraveWeb(html: string): SerpParse {
   const $ = loadSerp(html);
   if (/PoW Captcha/i.test($("title").first().text()))
     return { kind: "blocked", reason: "proof-of-work captcha page" };
-  const hits: ProviderHit[] = [];
-  $('div.snippet[data-type="web"]').each((_, el) => {
-    const block = $(el);
+  return hitsIn($, 'div.snippet[data-type="web"]', (block) => {
     const titled = block.find("a.l1[href]").first();
     const link = titled.length > 0 ? titled : block.find('a[href^="http"]').first();
     const url = absoluteHttpUrl(link.attr("href"));
     const heading = block.find(".title").first();
     const title = cleanText(heading.attr("title") ?? heading.text());
-    if (!url || !title) return;
+    if (!url || !title) return undefined;
     const content = block.find(".generic-snippet .content").first().clone();
     const age = cleanText(content.find(".t-secondary").first().text());
     content.find(".t-secondary").remove();
     const date = isoDay(age);
-    hits.push({ title, url, snippet: cleanText(content.text()), ...(date ? { date } : {}) });
+    return { title, url, snippet: cleanText(content.text()), ...(date ? { date } : {}) };
   });
-  if (hits.length > 0) return { kind: "results", hits };
-  return {
-    kind: "blocked",
-    code: "unknown_page",
-    reason: 'no div.snippet[data-type="web"] results on the page',
-  };
 }
 
 const FRESHNESS = { d: "pd", w: "pw", m: "pm", y: "py" } as const;

@@ -1,5 +1,5 @@
-import type { Provider, ProviderHit, TimeRange } from "../provider.js";
-import { loadSerp } from "../serp/dom.js";
+import type { Provider, TimeRange } from "../provider.js";
+import { hitsIn, loadSerp } from "../serp/dom.js";
 import { fetchSerp } from "../serp/fetch-serp.js";
 import type { SerpParse } from "../serp/outcome.js";
 import { cleanText } from "../serp/text.js";
@@ -13,17 +13,12 @@ export function parseMojeek(html: string): SerpParse {
   const $ = loadSerp(html);
   if ($(".captcha-wrap").length > 0 || /^\s*captcha\s*$/i.test($("title").first().text()))
     return { kind: "blocked", reason: "ALTCHA captcha page" };
-  const hits: ProviderHit[] = [];
-  $("ul.results-standard > li").each((_, el) => {
-    const block = $(el);
+  return hitsIn($, "ul.results-standard > li", (block) => {
     const link = block.find("h2 > a").first();
     const url = absoluteHttpUrl(link.attr("href"));
     const title = cleanText(link.text());
-    if (!url || !title) return;
-    hits.push({ title, url, snippet: cleanText(block.find("p.s").first().text()) });
+    if (url && title) return { title, url, snippet: cleanText(block.find("p.s").first().text()) };
   });
-  if (hits.length > 0) return { kind: "results", hits };
-  return { kind: "blocked", code: "unknown_page", reason: "no ul.results-standard results on the page" };
 }
 
 const RANGE_DAYS: Record<TimeRange, number> = { d: 1, w: 7, m: 31, y: 366 };

@@ -1,5 +1,5 @@
-import type { Provider, ProviderHit } from "../provider.js";
-import { loadSerp } from "../serp/dom.js";
+import type { Provider } from "../provider.js";
+import { hitsIn, loadSerp } from "../serp/dom.js";
 import { fetchSerp } from "../serp/fetch-serp.js";
 import { localeOf } from "../serp/locale.js";
 import type { SerpParse } from "../serp/outcome.js";
@@ -15,19 +15,15 @@ export function parseStartpage(html: string, finalUrl = ""): SerpParse {
   const $ = loadSerp(html);
   if ($("script#anubis_challenge, script#anubis_version").length > 0)
     return { kind: "blocked", reason: "Anubis proof-of-work challenge" };
-  const hits: ProviderHit[] = [];
-  $("div.result").each((_, el) => {
-    const block = $(el);
+  return hitsIn($, "div.result", (block) => {
     const link = block.find("a.result-title, a.result-link").first();
     const url = absoluteHttpUrl(link.attr("href"));
     const heading = link.find("h2");
     const title = cleanText((heading.length > 0 ? heading : link).text());
     // Anonymous View links point at Startpage's own proxy, not at the result.
-    if (!url || !title || new URL(url).hostname.endsWith("startpage.com")) return;
-    hits.push({ title, url, snippet: cleanText(block.find("p.description").first().text()) });
+    if (!url || !title || new URL(url).hostname.endsWith("startpage.com")) return undefined;
+    return { title, url, snippet: cleanText(block.find("p.description").first().text()) };
   });
-  if (hits.length > 0) return { kind: "results", hits };
-  return { kind: "blocked", code: "unknown_page", reason: "no div.result results on the page" };
 }
 
 const SAFE = { off: "none", moderate: "moderate", strict: "heavy" } as const;
