@@ -1,9 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Deadline } from "../../../src/core/deadline.js";
-import type { ProviderContext } from "../../../src/search/provider.js";
 import { duckduckgoInstant, parseInstantAnswer } from "../../../src/search/providers/duckduckgo-instant.js";
-import { type SimWeb, startSimWeb } from "../../simweb/index.js";
-import { simContext } from "./context.js";
+import { useSimProviders } from "./context.js";
 import { fixture } from "./fixtures.js";
 
 const ARTICLE = "duckduckgo/ddg-instant-answer-article-typescript.json";
@@ -53,32 +51,19 @@ describe("parseInstantAnswer", () => {
 });
 
 describe("duckduckgo-instant provider (simulated web)", () => {
-  let sim: SimWeb;
-  let ctx: ProviderContext;
-  beforeAll(async () => {
-    sim = await startSimWeb();
-  });
-  afterAll(async () => {
-    await sim.close();
-  });
-  beforeEach(() => {
-    sim.reset();
-    ctx = simContext(sim);
-  });
-  afterEach(async () => {
-    await ctx.net.close();
-  });
-  const search = () => duckduckgoInstant.search({ query: "typescript", limit: 5 }, ctx, Deadline.after(5000));
+  const web = useSimProviders();
+  const search = () =>
+    duckduckgoInstant.search({ query: "typescript", limit: 5 }, web.ctx, Deadline.after(5000));
 
   it("parses application/x-javascript, even with status 202", async () => {
-    sim.route("api.duckduckgo.com", "/", {
+    web.sim.route("api.duckduckgo.com", "/", {
       status: 202,
       headers: { "content-type": "application/x-javascript" },
       body: fixture(ARTICLE),
     });
     const outcome = await search();
     expect(outcome).toMatchObject({ status: "ok", answer: { kind: "abstract", source: "Wikipedia" } });
-    const params = sim.requests[0].url.searchParams;
+    const params = web.sim.requests[0].url.searchParams;
     expect([params.get("q"), params.get("format"), params.get("no_html")]).toEqual([
       "typescript",
       "json",
@@ -87,21 +72,21 @@ describe("duckduckgo-instant provider (simulated web)", () => {
   });
 
   it("answers empty for an empty body and for an object of empty strings", async () => {
-    sim.route("api.duckduckgo.com", "/", {
+    web.sim.route("api.duckduckgo.com", "/", {
       headers: { "content-type": "application/x-javascript" },
       body: "",
     });
     expect(await search()).toMatchObject({ status: "empty" });
-    sim.route("api.duckduckgo.com", "/", {
+    web.sim.route("api.duckduckgo.com", "/", {
       body: JSON.stringify({ AbstractText: "", Answer: "", Type: "" }),
     });
     expect(await search()).toMatchObject({ status: "empty" });
   });
 
   it("reports 429 as rate limited with Retry-After, and garbage as an error", async () => {
-    sim.route("api.duckduckgo.com", "/", { status: 429, headers: { "retry-after": "30" }, body: "" });
+    web.sim.route("api.duckduckgo.com", "/", { status: 429, headers: { "retry-after": "30" }, body: "" });
     expect(await search()).toMatchObject({ status: "rate_limited", retryAfter: 30 });
-    sim.route("api.duckduckgo.com", "/", { body: "<html>oops</html>" });
+    web.sim.route("api.duckduckgo.com", "/", { body: "<html>oops</html>" });
     expect(await search()).toMatchObject({ status: "error", code: "bad_response" });
   });
 });

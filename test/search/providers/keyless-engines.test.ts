@@ -1,29 +1,15 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Deadline } from "../../../src/core/deadline.js";
-import type { Provider, ProviderContext, ProviderQuery } from "../../../src/search/provider.js";
+import type { Provider, ProviderQuery } from "../../../src/search/provider.js";
 import { bing } from "../../../src/search/providers/bing.js";
 import { braveWeb } from "../../../src/search/providers/brave-web.js";
 import { mojeek } from "../../../src/search/providers/mojeek.js";
 import { startpage } from "../../../src/search/providers/startpage.js";
-import { type SimReply, type SimWeb, startSimWeb } from "../../simweb/index.js";
-import { simContext } from "./context.js";
+import type { SimReply } from "../../simweb/index.js";
+import { useSimProviders } from "./context.js";
 import { fixture } from "./fixtures.js";
 
-let sim: SimWeb;
-let ctx: ProviderContext;
-beforeAll(async () => {
-  sim = await startSimWeb();
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(() => {
-  sim.reset();
-  ctx = simContext(sim);
-});
-afterEach(async () => {
-  await ctx.net.close();
-});
+const web = useSimProviders();
 
 const html = (file: string, status = 200): SimReply => ({
   status,
@@ -31,7 +17,7 @@ const html = (file: string, status = 200): SimReply => ({
   body: fixture(file),
 });
 const run = (provider: Provider, query: Partial<ProviderQuery> = {}) =>
-  provider.search({ query: "javascript tutorial", limit: 5, ...query }, ctx, Deadline.after(5000));
+  provider.search({ query: "javascript tutorial", limit: 5, ...query }, web.ctx, Deadline.after(5000));
 
 interface Engine {
   provider: Provider;
@@ -80,19 +66,19 @@ const ENGINES: Engine[] = [
 
 describe.each(ENGINES)("$provider.name through net", (engine) => {
   it("returns the first `limit` organic results", async () => {
-    sim.route(engine.host, engine.path, html(engine.results));
+    web.sim.route(engine.host, engine.path, html(engine.results));
     const outcome = await run(engine.provider);
     expect(outcome.status).toBe("ok");
     if (outcome.status !== "ok") return;
     expect(outcome.hits).toHaveLength(5);
     expect(outcome.hits[0].url).toBe(engine.firstUrl);
-    expect(sim.requests).toHaveLength(1);
-    const params = sim.requests[0].url.searchParams;
+    expect(web.sim.requests).toHaveLength(1);
+    const params = web.sim.requests[0].url.searchParams;
     expect(params.get("q") ?? params.get("query")).toBe("javascript tutorial");
   });
 
   it("reports its challenge page as blocked, whatever the status", async () => {
-    sim.route(engine.host, engine.path, {
+    web.sim.route(engine.host, engine.path, {
       headers: { "content-type": "text/html" },
       body: engine.challenge(),
     });
@@ -100,19 +86,23 @@ describe.each(ENGINES)("$provider.name through net", (engine) => {
   });
 
   it("reports 429 as rate limited with Retry-After", async () => {
-    sim.route(engine.host, engine.path, { status: 429, headers: { "retry-after": "90" }, body: "slow down" });
+    web.sim.route(engine.host, engine.path, {
+      status: 429,
+      headers: { "retry-after": "90" },
+      body: "slow down",
+    });
     expect(await run(engine.provider)).toMatchObject({ status: "rate_limited", retryAfter: 90 });
   });
 
   it("reports 403 as blocked and an unrecognised page as blocked, never empty", async () => {
-    sim.route(engine.host, engine.path, { status: 403, body: "Forbidden" });
+    web.sim.route(engine.host, engine.path, { status: 403, body: "Forbidden" });
     expect(await run(engine.provider)).toMatchObject({ status: "blocked", code: "http_403" });
-    sim.route(engine.host, engine.path, { body: "<html><body>Something else</body></html>" });
+    web.sim.route(engine.host, engine.path, { body: "<html><body>Something else</body></html>" });
     expect(await run(engine.provider)).toMatchObject({ status: "blocked", code: "unknown_page" });
   });
 
   it("reports results that ignore the query as a soft block", async () => {
-    sim.route(engine.host, engine.path, html(engine.results));
+    web.sim.route(engine.host, engine.path, html(engine.results));
     expect(await run(engine.provider, { query: "volcanic eruption iceland" })).toMatchObject({
       status: "blocked",
       code: "soft_block",
@@ -122,37 +112,40 @@ describe.each(ENGINES)("$provider.name through net", (engine) => {
 
 describe("native options", () => {
   it("bing: market from the region, SafeSearch as adlt, Accept-Language from the locale", async () => {
-    sim.route("www.bing.com", "/search", html(ENGINES[0].results));
+    web.sim.route("www.bing.com", "/search", html(ENGINES[0].results));
     await run(bing, { region: "uk-en", safesearch: "strict" });
-    const req = sim.requests[0];
+    const req = web.sim.requests[0];
     expect(req.url.searchParams.get("mkt")).toBe("en-GB");
     expect(req.url.searchParams.get("adlt")).toBe("strict");
     expect(req.headers["accept-language"]).toMatch(/^en-GB/);
   });
 
   it("mojeek: safe=1 and since=YYYYMMDD, and no `s` on page 1", async () => {
-    sim.route("www.mojeek.com", "/search", html(ENGINES[1].results));
+    web.sim.route("www.mojeek.com", "/search", html(ENGINES[1].results));
     await run(mojeek, { safesearch: "moderate", timeRange: "w" });
-    const params = sim.requests[0].url.searchParams;
+    const params = web.sim.requests[0].url.searchParams;
     expect(params.get("safe")).toBe("1");
     expect(params.get("since")).toMatch(/^\d{8}$/);
     expect(params.has("s")).toBe(false);
   });
 
   it("startpage: with_date and qadf; a redirect to /sp/captcha is a challenge", async () => {
-    sim.route("www.startpage.com", "/sp/search", { status: 302, headers: { location: "/sp/captcha?x=1" } });
-    sim.route("www.startpage.com", "/sp/captcha", { body: "<html>captcha</html>" });
+    web.sim.route("www.startpage.com", "/sp/search", {
+      status: 302,
+      headers: { location: "/sp/captcha?x=1" },
+    });
+    web.sim.route("www.startpage.com", "/sp/captcha", { body: "<html>captcha</html>" });
     const outcome = await run(startpage, { timeRange: "m", safesearch: "off" });
     expect(outcome).toMatchObject({ status: "blocked", code: "challenge" });
-    const params = sim.requests[0].url.searchParams;
+    const params = web.sim.requests[0].url.searchParams;
     expect([params.get("with_date"), params.get("qadf")]).toEqual(["m", "none"]);
   });
 
   it("brave-web: tf for time, preferences as cookies", async () => {
-    sim.route("search.brave.com", "/search", html(ENGINES[3].results));
+    web.sim.route("search.brave.com", "/search", html(ENGINES[3].results));
     const outcome = await run(braveWeb, { timeRange: "d", safesearch: "strict", region: "de-de" });
     expect(outcome.status).toBe("ok");
-    const req = sim.requests[0];
+    const req = web.sim.requests[0];
     expect(req.url.searchParams.get("tf")).toBe("pd");
     expect(req.headers.cookie).toContain("safesearch=strict");
     expect(req.headers.cookie).toContain("country=de");

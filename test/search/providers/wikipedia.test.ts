@@ -1,6 +1,5 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Deadline } from "../../../src/core/deadline.js";
-import type { ProviderContext } from "../../../src/search/provider.js";
 import {
   summaryFromRest,
   titleFromOpenSearch,
@@ -8,8 +7,8 @@ import {
   wikipedia,
   wikipediaLanguage,
 } from "../../../src/search/providers/wikipedia.js";
-import { type SimReply, type SimRequest, type SimWeb, startSimWeb } from "../../simweb/index.js";
-import { simContext } from "./context.js";
+import type { SimReply, SimRequest } from "../../simweb/index.js";
+import { useSimProviders } from "./context.js";
 import { fixture } from "./fixtures.js";
 
 const W = "wikipedia";
@@ -88,21 +87,7 @@ describe("wikipediaLanguage", () => {
 });
 
 describe("wikipedia provider (simulated web)", () => {
-  let sim: SimWeb;
-  let ctx: ProviderContext;
-  beforeAll(async () => {
-    sim = await startSimWeb();
-  });
-  afterAll(async () => {
-    await sim.close();
-  });
-  beforeEach(() => {
-    sim.reset();
-    ctx = simContext(sim);
-  });
-  afterEach(async () => {
-    await ctx.net.close();
-  });
+  const web = useSimProviders();
 
   /** Routes one wiki: opensearch titles, list=search titles, and REST summaries by title. */
   function wiki(
@@ -110,7 +95,7 @@ describe("wikipedia provider (simulated web)", () => {
     opts: { opensearch?: string[] | SimReply; search?: string[]; summaries?: Record<string, SimReply> },
   ) {
     const host = `${lang}.wikipedia.org`;
-    sim.route(host, "/w/api.php", (req: SimRequest) => {
+    web.sim.route(host, "/w/api.php", (req: SimRequest) => {
       const action = req.url.searchParams.get("action");
       if (action === "opensearch") {
         if (opts.opensearch && !Array.isArray(opts.opensearch)) return opts.opensearch;
@@ -120,16 +105,16 @@ describe("wikipedia provider (simulated web)", () => {
         return json({ query: { search: (opts.search ?? []).map((title) => ({ ns: 0, title })) } });
       return json({ error: { code: "badparams" } });
     });
-    sim.route(host, /^\/api\/rest_v1\/page\/summary\//, (req: SimRequest) => {
+    web.sim.route(host, /^\/api\/rest_v1\/page\/summary\//, (req: SimRequest) => {
       const title = decodeURIComponent(req.path.split("/").pop() ?? "");
       return opts.summaries?.[title] ?? json(fixture(`${W}/wikipedia-rest-summary-404-not-found.json`), 404);
     });
   }
-  const paths = () => sim.requests.map((r) => `${r.host} ${r.url.searchParams.get("action") ?? r.path}`);
+  const paths = () => web.sim.requests.map((r) => `${r.host} ${r.url.searchParams.get("action") ?? r.path}`);
 
   it("opensearch title, then the REST summary: one hit and a summary answer, with a descriptive User-Agent", async () => {
     wiki("en", { opensearch: ["Physics"], summaries: { Physics: PHYSICS() } });
-    const outcome = await wikipedia.search({ query: "physics", limit: 5 }, ctx, Deadline.after(5000));
+    const outcome = await wikipedia.search({ query: "physics", limit: 5 }, web.ctx, Deadline.after(5000));
     expect(outcome).toEqual({
       status: "ok",
       hits: [
@@ -151,14 +136,14 @@ describe("wikipedia provider (simulated web)", () => {
       "en.wikipedia.org opensearch",
       "en.wikipedia.org /api/rest_v1/page/summary/Physics",
     ]);
-    expect(sim.requests[0].headers["user-agent"]).toMatch(/^websift\/.*https:\/\//);
+    expect(web.sim.requests[0].headers["user-agent"]).toMatch(/^websift\/.*https:\/\//);
   });
 
   it("falls back to full-text search when opensearch finds nothing (verbose questions)", async () => {
     wiki("en", { opensearch: [], search: ["Physics"], summaries: { Physics: PHYSICS() } });
     const outcome = await wikipedia.search(
       { query: "what is the science of matter and energy called", limit: 5 },
-      ctx,
+      web.ctx,
       Deadline.after(5000),
     );
     expect(outcome.status).toBe("ok");
@@ -167,7 +152,7 @@ describe("wikipedia provider (simulated web)", () => {
       "en.wikipedia.org query",
       "en.wikipedia.org /api/rest_v1/page/summary/Physics",
     ]);
-    expect(sim.requests[1].url.searchParams.get("srlimit")).toBe("1");
+    expect(web.sim.requests[1].url.searchParams.get("srlimit")).toBe("1");
   });
 
   it("treats a failing opensearch (HTTP 500, HTML body) as no title and still searches", async () => {
@@ -176,7 +161,7 @@ describe("wikipedia provider (simulated web)", () => {
       search: ["Physics"],
       summaries: { Physics: PHYSICS() },
     });
-    const outcome = await wikipedia.search({ query: "physics", limit: 5 }, ctx, Deadline.after(5000));
+    const outcome = await wikipedia.search({ query: "physics", limit: 5 }, web.ctx, Deadline.after(5000));
     expect(outcome.status).toBe("ok");
   });
 
@@ -185,7 +170,7 @@ describe("wikipedia provider (simulated web)", () => {
       opensearch: ["Test"],
       summaries: { Test: json(fixture(`${W}/wikipedia-rest-summary-disambiguation-test.json`)) },
     });
-    const outcome = await wikipedia.search({ query: "test", limit: 5 }, ctx, Deadline.after(5000));
+    const outcome = await wikipedia.search({ query: "test", limit: 5 }, web.ctx, Deadline.after(5000));
     expect(outcome).toMatchObject({ status: "empty" });
     expect("answer" in outcome).toBe(false);
   });
@@ -195,11 +180,11 @@ describe("wikipedia provider (simulated web)", () => {
     wiki("en", { opensearch: ["Physics"], summaries: { Physics: PHYSICS() } });
     const outcome = await wikipedia.search(
       { query: "physics", language: "de", limit: 5 },
-      ctx,
+      web.ctx,
       Deadline.after(5000),
     );
     expect(outcome.status).toBe("ok");
-    expect(sim.requests.map((r) => r.host)).toEqual([
+    expect(web.sim.requests.map((r) => r.host)).toEqual([
       "de.wikipedia.org",
       "de.wikipedia.org",
       "en.wikipedia.org",
@@ -212,43 +197,49 @@ describe("wikipedia provider (simulated web)", () => {
     wiki("en", { opensearch: [], search: [] });
     const outcome = await wikipedia.search(
       { query: "physik", language: "de", limit: 5 },
-      ctx,
+      web.ctx,
       Deadline.after(5000),
     );
     expect(outcome).toMatchObject({ status: "empty" });
-    expect(sim.requests.filter((r) => r.host === "en.wikipedia.org")).toHaveLength(2);
+    expect(web.sim.requests.filter((r) => r.host === "en.wikipedia.org")).toHaveLength(2);
   });
 
   it("asks English for an ASCII query on a non-Latin wiki", async () => {
     wiki("en", { opensearch: ["Physics"], summaries: { Physics: PHYSICS() } });
-    await wikipedia.search({ query: "physics", language: "ja", limit: 5 }, ctx, Deadline.after(5000));
-    expect(sim.requests.every((r) => r.host === "en.wikipedia.org")).toBe(true);
+    await wikipedia.search({ query: "physics", language: "ja", limit: 5 }, web.ctx, Deadline.after(5000));
+    expect(web.sim.requests.every((r) => r.host === "en.wikipedia.org")).toBe(true);
   });
 
   it("reports 429 as rate limited", async () => {
     wiki("en", { opensearch: { status: 429, headers: { "retry-after": "7" }, body: "" } });
-    const outcome = await wikipedia.search({ query: "physics", limit: 5 }, ctx, Deadline.after(5000));
+    const outcome = await wikipedia.search({ query: "physics", limit: 5 }, web.ctx, Deadline.after(5000));
     expect(outcome).toMatchObject({ status: "rate_limited", retryAfter: 7 });
   });
 
   it("fires no request with less than 500 ms left", async () => {
     wiki("en", { opensearch: ["Physics"], summaries: { Physics: PHYSICS() } });
-    const outcome = await wikipedia.search({ query: "physics", limit: 5 }, ctx, Deadline.after(400));
+    const outcome = await wikipedia.search({ query: "physics", limit: 5 }, web.ctx, Deadline.after(400));
     expect(outcome).toMatchObject({ status: "timeout", code: "deadline" });
-    expect(sim.requests).toHaveLength(0);
+    expect(web.sim.requests).toHaveLength(0);
   });
 
   it("stops before the next request when a slow one leaves less than the minimum", async () => {
     wiki("en", { summaries: { Physics: PHYSICS() } });
-    sim.route("en.wikipedia.org", "/w/api.php", { ...json(["physics", ["Physics"], [], []]), delayMs: 700 });
-    const outcome = await wikipedia.search({ query: "physics", limit: 5 }, ctx, Deadline.after(1000));
+    web.sim.route("en.wikipedia.org", "/w/api.php", {
+      ...json(["physics", ["Physics"], [], []]),
+      delayMs: 700,
+    });
+    const outcome = await wikipedia.search({ query: "physics", limit: 5 }, web.ctx, Deadline.after(1000));
     expect(outcome).toMatchObject({ status: "timeout", code: "deadline" });
-    expect(sim.requests).toHaveLength(1);
+    expect(web.sim.requests).toHaveLength(1);
   });
 
   it("a request gets only what remains of the deadline", async () => {
-    sim.route("en.wikipedia.org", "/w/api.php", { ...json(["physics", ["Physics"], [], []]), delayMs: 3000 });
-    const outcome = await wikipedia.search({ query: "physics", limit: 5 }, ctx, Deadline.after(800));
+    web.sim.route("en.wikipedia.org", "/w/api.php", {
+      ...json(["physics", ["Physics"], [], []]),
+      delayMs: 3000,
+    });
+    const outcome = await wikipedia.search({ query: "physics", limit: 5 }, web.ctx, Deadline.after(800));
     expect(outcome.status).toBe("timeout");
   });
 });
