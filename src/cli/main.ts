@@ -7,6 +7,7 @@ import { registerInstall } from "./commands/install.js";
 import { registerMcp } from "./commands/mcp.js";
 import { registerResearch } from "./commands/research.js";
 import { registerSearch } from "./commands/search.js";
+import { registerServe } from "./commands/serve.js";
 import { EXIT, InputError } from "./runtime.js";
 
 const program = new Command()
@@ -22,6 +23,7 @@ registerFetch(program);
 registerAnswer(program);
 registerResearch(program);
 registerMcp(program);
+registerServe(program);
 registerInstall(program);
 registerDoctor(program);
 

@@ -1,0 +1,83 @@
+import type { Command } from "commander";
+import { EXIT, parseIntOption } from "../runtime.js";
+
+export function registerServe(program: Command): void {
+  program
+    .command("serve")
+    .description(
+      "Run the HTTP service: JSON API under /v1 (search, read, answer, health, conversation events).",
+    )
+    .option(
+      "--port <n>",
+      "port (default 8788, or servePort; 0 picks a free one)",
+      parseIntOption("--port", 0, 65535),
+    )
+    .option("--host <addr>", "address (default 127.0.0.1, or serveHost; elsewhere set WEBSIFT_SERVE_TOKEN)")
+    .option(
+      "--allow-origin <origin>",
+      "browser origin allowed to call (repeatable)",
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
+    .option("--json", "print the listening address as JSON")
+    .addHelpText(
+      "after",
+      `
+stdout carries the listening URL only; logs go to stderr. Set WEBSIFT_SERVE_TOKEN to require
+"Authorization: Bearer <token>" on every /v1 request. Instances sharing WEBSIFT_REDIS_URL share cache,
+cooldowns, rate limits and conversation events.
+
+Examples:
+  websift serve
+  websift serve --port 0 --json
+  WEBSIFT_SERVE_TOKEN=… websift serve --host 0.0.0.0`,
+    )
+    .action(async (opts) => {
+      const log = (line: string) => process.stderr.write(`websift: ${line}\n`);
+      const [{ createServeContext }, { buildServeApp, listen }, { registerDashboard }] = await Promise.all([
+        import("../../serve/serve-context.js"),
+        import("../../serve/app.js"),
+        import("../../serve/dashboard/index.js"),
+      ]);
+      let ctx: ReturnType<typeof createServeContext>;
+      try {
+        ctx = createServeContext({ log });
+      } catch (err) {
+        log(err instanceof Error ? err.message : String(err));
+        process.exitCode = EXIT.badInput;
+        return;
+      }
+      const setting = (key: string) => ctx.config().settings.find((s) => s.key === key)?.value;
+      const token = ctx.config().env.WEBSIFT_SERVE_TOKEN || undefined;
+      const app = await buildServeApp(ctx, {
+        token,
+        allowedOrigins: opts.allowOrigin,
+        routes: [registerDashboard],
+      });
+      const host = opts.host ?? (setting("serveHost") as string | undefined) ?? "127.0.0.1";
+      const port = opts.port ?? (setting("servePort") as number | undefined) ?? 8788;
+      let where: Awaited<ReturnType<typeof listen>>;
+      try {
+        where = await listen(app, ctx, { host, port, token });
+      } catch (err) {
+        log(`cannot listen on ${host}:${port}: ${err instanceof Error ? err.message : String(err)}`);
+        await app.close();
+        await ctx.close();
+        process.exitCode = EXIT.failure;
+        return;
+      }
+      process.stdout.write(opts.json ? `${JSON.stringify(where)}\n` : `${where.url}\n`);
+      log(`serving on ${where.url}${token ? " (bearer token required)" : ""}`);
+      let stopping = false;
+      const stop = async () => {
+        if (stopping) return;
+        stopping = true;
+        log("stopping");
+        await app.close();
+        await ctx.close();
+        process.exit(EXIT.ok);
+      };
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+    });
+}

@@ -1,0 +1,122 @@
+import type { AddressInfo } from "node:net";
+import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import type { AnswerResult } from "../ground/answer.js";
+import { isLoopbackHost } from "../mcp/http-guard.js";
+import type { ReadResult } from "../read/read.js";
+import type { SearchResponse } from "../search/chain.js";
+import { oneLine } from "../session/one-line.js";
+import type { Landing } from "../session/session.js";
+import { registerApi } from "./api.js";
+import { ClientLimits } from "./client-limits.js";
+import type { ServeContext } from "./context.js";
+import { registerEvents } from "./events.js";
+import { type GuardOptions, installGuard } from "./guard.js";
+import { LandingHub } from "./landings.js";
+import { answerText, readText, searchText } from "./render.js";
+import type { ServeRuntime } from "./serve-context.js";
+
+/** More routes on the same app and context (the dashboard registers `/` and `/v1/admin/*` this way). */
+export type RouteRegistrar = (app: FastifyInstance, ctx: ServeContext) => Promise<void> | void;
+
+export interface ServeAppOptions extends GuardOptions {
+  /** Request bodies above this are refused with 413 (default 64 KB). */
+  bodyLimit?: number;
+  /** Per client (remote address): calls running at once and queued beyond them (default 4 and 16). */
+  clientCap?: { running: number; waiting: number };
+  /** Keep-alive comment interval of the event streams (default 15 s). */
+  keepAliveMs?: number;
+  /** Registered after the API, in order. */
+  routes?: RouteRegistrar[];
+}
+
+/** The HTTP service on one Fastify app: the JSON API, the conversation event streams, then any extra routes. */
+export async function buildServeApp(
+  ctx: ServeRuntime,
+  options: ServeAppOptions = {},
+): Promise<FastifyInstance> {
+  const bodyLimit = options.bodyLimit ?? 64 * 1024;
+  const cap = options.clientCap ?? { running: 4, waiting: 16 };
+  const app = Fastify({ bodyLimit, logger: false, return503OnClosing: true });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE")
+      return reply.code(413).send({ error: `body larger than ${Math.round(bodyLimit / 1024)} KB` });
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) return reply.code(status).send({ error: oneLine(error.message, 200) });
+    ctx.log(`serve: ${request.method} ${request.routeOptions.url ?? "?"}: ${error.stack ?? error.message}`);
+    return reply.code(500).send({ error: "internal error (details in the server log)" });
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .code(404)
+      .send({ error: `no route ${request.method} ${oneLine(request.url.split("?")[0] ?? "", 200)}` }),
+  );
+
+  installGuard(app, options);
+
+  const store = ctx.store.status();
+  const redisUrl = store.backend === "redis" ? ctx.config().env.WEBSIFT_REDIS_URL?.trim() : undefined;
+  const hub = new LandingHub({ redisUrl: redisUrl || undefined, log: ctx.log });
+  const stopHearing = ctx.onLanded((landing) => {
+    landedData(landing).then(
+      (data) => hub.publish({ conversationId: landing.conversationId, id: landing.id, data }),
+      (err) => ctx.log(`serve: rendering a landing: ${String(err)}`),
+    );
+  });
+  app.addHook("onClose", async () => {
+    stopHearing();
+    await hub.close();
+  });
+  await hub.whenReady();
+
+  registerApi(app, ctx, {
+    limits: new ClientLimits(cap.running, cap.waiting),
+    clientOf: (request) => request.ip,
+    capText: `at most ${cap.running} running and ${cap.waiting} waiting`,
+  });
+  registerEvents(app, { hub, keepAliveMs: options.keepAliveMs });
+  for (const register of options.routes ?? []) await register(app, ctx);
+  return app;
+}
+
+export interface Listening {
+  url: string;
+  port: number;
+  host: string;
+}
+
+/** Listens (port 0 picks a free one) and says so on the operator log; warns when open beyond this machine. */
+export async function listen(
+  app: FastifyInstance,
+  ctx: ServeContext,
+  { host = "127.0.0.1", port = 8788, token }: { host?: string; port?: number; token?: string },
+): Promise<Listening> {
+  await app.listen({ host, port });
+  const real = (app.server.address() as AddressInfo).port;
+  if (!isLoopbackHost(host) && !token)
+    ctx.log(
+      `serve: listening on ${host} without a token: anyone who can reach this port can use it; set WEBSIFT_SERVE_TOKEN`,
+    );
+  const shown = host.includes(":") ? `[${host}]` : host;
+  return { url: `http://${shown}:${real}`, port: real, host };
+}
+
+/** The event's data: what the synchronous call would have answered, plus the lookup's id and keepAs line. */
+async function landedData(landing: Landing): Promise<Record<string, unknown>> {
+  const base = {
+    id: landing.id,
+    keepAs: landing.keepAs,
+    kind: landing.kind,
+    conversation_id: landing.conversationId,
+  };
+  if (landing.kind === "search") {
+    const r: SearchResponse = landing.result;
+    return { text: await searchText(r), ...r, ...base };
+  }
+  if (landing.kind === "read") {
+    const r: ReadResult = landing.result;
+    return { text: await readText(r.url, r), ...r, ...base };
+  }
+  const r: AnswerResult = landing.result;
+  return { text: await answerText("", r), ...r, ...base };
+}

@@ -1,0 +1,51 @@
+import type { ServerResponse } from "node:http";
+import type { FastifyInstance } from "fastify";
+import { parseConversationId } from "./bodies.js";
+import type { LandedEvent, LandingHub } from "./landings.js";
+
+export interface EventsOptions {
+  hub: LandingHub;
+  /** A comment line this often keeps proxies from closing an idle stream (default 15 s). */
+  keepAliveMs?: number;
+}
+
+/**
+ * GET /v1/conversations/:id/events: Server-Sent Events, one `landed` event per lookup of that conversation that
+ * outlived its turn, each delivered once per stream. Streams end when the client leaves or the server closes.
+ */
+export function registerEvents(app: FastifyInstance, options: EventsOptions): void {
+  const open = new Set<ServerResponse>();
+  const keepAliveMs = options.keepAliveMs ?? 15_000;
+
+  app.get<{ Params: { id: string } }>("/v1/conversations/:id/events", (request, reply) => {
+    const id = parseConversationId(request.params.id);
+    if (!id.ok) return reply.code(400).send({ error: id.reason });
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store",
+      connection: "keep-alive",
+      // nginx and similar buffer responses unless told not to; an event must not wait in a proxy.
+      "x-accel-buffering": "no",
+    });
+    res.write(": connected\n\n");
+    open.add(res);
+    const send = (event: LandedEvent) => {
+      res.write(`event: landed\nid: ${event.id}\ndata: ${JSON.stringify(event.data)}\n\n`);
+    };
+    const unsubscribe = options.hub.subscribe(id.value, send);
+    const keepAlive = setInterval(() => res.write(": keep-alive\n\n"), keepAliveMs);
+    res.once("close", () => {
+      clearInterval(keepAlive);
+      unsubscribe();
+      open.delete(res);
+    });
+  });
+
+  // Open streams would hold the server's close() forever: end them first.
+  app.addHook("preClose", async () => {
+    for (const res of open) res.end();
+    open.clear();
+  });
+}

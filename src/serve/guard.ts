@@ -1,0 +1,56 @@
+import type { AddressInfo } from "node:net";
+import { networkInterfaces } from "node:os";
+import type { FastifyInstance } from "fastify";
+import { allowedHosts, checkRequest, type HttpGuardConfig } from "../mcp/http-guard.js";
+
+export interface GuardOptions {
+  /** WEBSIFT_SERVE_TOKEN: every /v1 request must carry `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Browser origins allowed besides the server's own (the dashboard page's origin is always allowed). */
+  allowedOrigins?: string[];
+  /** Host names (host:port) the server answers to besides the address it listens on. */
+  allowedHosts?: string[];
+}
+
+const WILDCARD = new Set(["0.0.0.0", "::", "[::]"]);
+
+/**
+ * Host, Origin and token checks on every /v1 route (the dashboard's admin routes included), as for the MCP
+ * server: a web page that rebinds its own name to this machine sends a foreign Host and Origin and is refused.
+ * The names come from the real listening port, so they are worked out on the first request.
+ */
+export function installGuard(app: FastifyInstance, options: GuardOptions): void {
+  let config: HttpGuardConfig | undefined;
+  const configure = (): HttpGuardConfig => {
+    const address = app.server.address() as AddressInfo;
+    const hosts = WILDCARD.has(address.address)
+      ? everyLocalName(address.port)
+      : allowedHosts(address.address, address.port);
+    hosts.push(...(options.allowedHosts ?? []).map((h) => h.toLowerCase()));
+    return {
+      hosts,
+      origins: [
+        ...hosts.map((h) => `http://${h}`),
+        ...(options.allowedOrigins ?? []).map((o) => o.toLowerCase()),
+      ],
+      token: options.token,
+    };
+  };
+  app.addHook("onRequest", async (request, reply) => {
+    if (!request.url.startsWith("/v1/") && request.url !== "/v1") return;
+    config ??= configure();
+    const verdict = checkRequest(request.raw, config);
+    if (verdict.ok) return;
+    if (verdict.status === 401) reply.header("WWW-Authenticate", 'Bearer realm="websift"');
+    return reply.code(verdict.status).send({ error: verdict.reason });
+  });
+}
+
+/** Bound to every interface: the names of each local address (a token should guard such a server anyway). */
+function everyLocalName(port: number): string[] {
+  const names = ["localhost", "127.0.0.1", "[::1]"];
+  for (const list of Object.values(networkInterfaces()))
+    for (const iface of list ?? [])
+      names.push(iface.family === "IPv6" ? `[${iface.address}]` : iface.address);
+  return [...new Set(names)].map((n) => `${n}:${port}`);
+}

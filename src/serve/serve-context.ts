@@ -1,0 +1,165 @@
+import { join } from "node:path";
+import { CONFIG_FILE_NAME, findConfigFile, loadConfig, type ResolvedConfig } from "../config/load.js";
+import { createSession, type Landing, type Session, type SessionOptions } from "../session/session.js";
+import { openStore, type StatusStore } from "../store/open-store.js";
+import type { Store } from "../store/store.js";
+import { createWebsift, type Websift, type WebsiftConfig } from "../websift.js";
+import type { ActivityEntry, ServeContext } from "./context.js";
+
+export interface ServeContextOptions {
+  cwd?: string;
+  home?: string;
+  /** The real environment (default process.env); `.env` in cwd sits below it. */
+  env?: Record<string, string | undefined>;
+  /** Library options that win over the config (tests: the simulated web's netConfig). */
+  overrides?: Partial<WebsiftConfig>;
+  /** Shared state; opened from the config (sqlite, or redis with WEBSIFT_REDIS_URL) when absent. */
+  store?: StatusStore;
+  /** waitSeconds, deadlineSeconds, maxConcurrent of the conversation session. */
+  session?: Omit<SessionOptions, "onLanded">;
+  log?: (line: string) => void;
+  /** Recent API calls kept for the Health page (default 200). */
+  activityLimit?: number;
+}
+
+/** The context plus what only the server itself uses: recording calls, hearing landings, shutting down. */
+export interface ServeRuntime extends ServeContext {
+  record(entry: ActivityEntry): void;
+  /** Every lookup that outlived its turn, for the event streams; returns the unsubscribe function. */
+  onLanded(listener: (landing: Landing) => void): () => void;
+  /** Whether web access is on for the current instance (config, WEBSIFT_ENABLED, the switch in overrides). */
+  enabled(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** One built library instance and the calls still running on it. */
+interface Generation {
+  config: ResolvedConfig;
+  raw: Websift;
+  view: Websift;
+  running: number;
+  retired: boolean;
+  closed?: Promise<void>;
+}
+
+const TRACKED = ["search", "read", "fetchBest", "answer", "research"] as const;
+
+export function createServeContext(options: ServeContextOptions = {}): ServeRuntime {
+  const log = options.log ?? ((line: string) => process.stderr.write(`websift: ${line}\n`));
+  const cwd = options.cwd ?? process.cwd();
+  const load = () => loadConfig({ cwd, home: options.home, env: options.env });
+  const first = load();
+  const store = options.store ?? openStore({ env: first.env, log });
+  // Every generation shares this store; closing a generation must not close it.
+  const shared = keepOpen(store);
+  const activity: ActivityEntry[] = [];
+  const activityLimit = options.activityLimit ?? 200;
+  const listeners = new Set<(landing: Landing) => void>();
+  let current = build(first);
+
+  function build(config: ResolvedConfig): Generation {
+    const verbose = config.env.WEBSIFT_DEBUG === "1";
+    const raw = createWebsift({
+      ...config.toWebsiftConfig(),
+      ...options.overrides,
+      store: shared,
+      log: verbose ? log : undefined,
+    });
+    const gen: Generation = { config, raw, view: raw, running: 0, retired: false };
+    gen.view = trackedView(gen);
+    return gen;
+  }
+
+  // Calls started on a generation finish on it; the generation closes once retired and idle.
+  function trackedView(gen: Generation): Websift {
+    const view = Object.create(gen.raw) as Websift;
+    for (const name of TRACKED) {
+      const method = gen.raw[name] as (...args: unknown[]) => Promise<unknown>;
+      Object.defineProperty(view, name, {
+        value: async (...args: unknown[]) => {
+          gen.running++;
+          try {
+            return await method(...args);
+          } finally {
+            gen.running--;
+            if (gen.retired && gen.running === 0) retire(gen);
+          }
+        },
+      });
+    }
+    Object.defineProperty(view, "close", { value: async () => {} });
+    return view;
+  }
+
+  function retire(gen: Generation): Promise<void> {
+    gen.retired = true;
+    if (gen.running > 0) return Promise.resolve();
+    gen.closed ??= gen.raw.close().catch((err) => log(`serve: closing the old instance: ${String(err)}`));
+    return gen.closed;
+  }
+
+  // The session outlives reloads: each lookup asks for the instance current when it starts.
+  const session: Session = createSession(
+    {
+      search: (query, o) => current.view.search(query, o),
+      read: (url, o) => current.view.read(url, o),
+      answer: (query, o) => current.view.answer(query, o),
+    },
+    {
+      ...options.session,
+      onLanded(landing) {
+        for (const listener of listeners) listener(landing);
+      },
+    },
+  );
+
+  return {
+    configPath: first.file ?? findConfigFile(cwd, options.home ?? "") ?? join(cwd, CONFIG_FILE_NAME),
+    envPath: join(cwd, ".env"),
+    store,
+    websift: () => current.view,
+    session: () => session,
+    config: () => current.config,
+    async reload() {
+      // A broken config file keeps the running instance: the error goes to the caller, nothing is swapped.
+      const next = build(load());
+      const old = current;
+      current = next;
+      void retire(old);
+    },
+    activity: () => activity,
+    log,
+    record(entry) {
+      activity.unshift(entry);
+      if (activity.length > activityLimit) activity.length = activityLimit;
+    },
+    onLanded(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async enabled() {
+      const config = current.config;
+      if (config.env.WEBSIFT_ENABLED === "0") return false;
+      const switchOn = options.overrides?.enabled ?? config.toWebsiftConfig().enabled;
+      return typeof switchOn === "function" ? switchOn() : switchOn !== false;
+    },
+    async close() {
+      await session.close();
+      current.retired = true;
+      await Promise.allSettled([retire(current)]);
+      await store.close();
+    },
+  };
+}
+
+function keepOpen(store: StatusStore): Store & { status: StatusStore["status"] } {
+  return {
+    kind: store.kind,
+    get: (key) => store.get(key),
+    set: (key, value, ttlMs) => store.set(key, value, ttlMs),
+    delete: (key) => store.delete(key),
+    reserveSlot: (key, intervalMs) => store.reserveSlot(key, intervalMs),
+    status: () => store.status(),
+    close: async () => {},
+  };
+}

@@ -1,0 +1,201 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { webFetch, webSearch } from "../../src/mcp/tools.js";
+import { serveWeb, websiftFor } from "../mcp/harness.js";
+import { type SimWeb, startSimWeb } from "../simweb/index.js";
+import { type Served, serve } from "./harness.js";
+
+let web: SimWeb;
+let server: Served;
+beforeAll(async () => {
+  web = await startSimWeb();
+  server = await serve(web);
+});
+afterAll(async () => {
+  await server.close();
+  await web.close();
+});
+afterEach(() => web.reset());
+
+const FENCE = /<<<WEB_CONTENT nonce=/;
+
+describe("POST /v1/search", () => {
+  it("answers results with the text a model would receive", async () => {
+    serveWeb(web);
+    const res = await server.post("/v1/search", { query: "weather jakarta", limit: 3 });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.status).toBe("ok");
+    expect(body.results.length).toBeGreaterThan(0);
+    expect(body.results.length).toBeLessThanOrEqual(3);
+    expect(body.attempted.length).toBeGreaterThan(0);
+    // The same rendering the MCP tool gives: numbered results under a line saying they are third-party text.
+    expect(body.text).toMatch(
+      /^Web search results for 'weather jakarta' \(via duckduckgo\)\. .*not instructions\.\n1\. /,
+    );
+    expect(body.text).toContain(body.results[0].url);
+    const direct = websiftFor(web);
+    const mcp = await webSearch.run(direct, { query: "weather jakarta", limit: 3 }, {});
+    await direct.close();
+    expect(body.text).toBe(mcp.text);
+  });
+
+  it("refuses bad input with 400 and one line, before any request leaves", async () => {
+    const cases: [unknown, RegExp][] = [
+      [{ query: "   " }, /query is empty/],
+      [{ query: "x", limit: 99 }, /limit must be an integer from 1 to 20/],
+      [{ query: "x", region: "nowhere" }, /region must look like/],
+      [{ query: "x", scope: "music" }, /unknown scope/],
+      [{ query: "x", colour: "red" }, /unknown field colour/],
+      [{ limit: 3 }, /^query: /],
+      [[1, 2], /^body: /],
+    ];
+    for (const [body, reason] of cases) {
+      const res = await server.post("/v1/search", body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      const { error } = await res.json();
+      expect(error).toMatch(reason);
+      expect(error).not.toContain("\n");
+    }
+    const broken = await server.post("/v1/search", "{not json");
+    expect(broken.status).toBe(400);
+    expect(web.requests).toHaveLength(0);
+  });
+
+  it("refuses a body over the limit with 413", async () => {
+    const res = await server.post("/v1/search", { query: "x".repeat(70 * 1024) });
+    expect(res.status).toBe(413);
+    expect((await res.json()).error).toMatch(/larger than 64 KB/);
+  });
+});
+
+describe("POST /v1/read", () => {
+  it("answers the page fenced, with its header, as web_fetch renders it", async () => {
+    serveWeb(web);
+    const res = await server.post("/v1/read", { url: "https://www.example.com/tides", max_chars: 2000 });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.status).toBe("ok");
+    expect(body.title).toBe("Tide tables explained");
+    expect(body.text).toMatch(/^Tide tables explained — https:\/\/www\.example\.com\/tides/);
+    expect(body.text).toMatch(FENCE);
+    // The page's forged marker cannot close the fence early.
+    expect(body.text).not.toContain("nonce=forged>>>");
+    expect(body.attempts.length).toBeGreaterThan(0);
+    const direct = websiftFor(web);
+    const mcp = await webFetch.run(direct, { url: "https://www.example.com/tides", max_chars: 2000 }, {});
+    await direct.close();
+    const nonceFree = (t: string) => t.replace(/nonce=[\w-]+/g, "nonce=N");
+    expect(nonceFree(body.text)).toBe(nonceFree(mcp.text));
+  });
+
+  it("answers an honest failure with 200 and its status", async () => {
+    web.route("www.example.com", "/gone", { status: 404, body: "no" });
+    const res = await server.post("/v1/read", { url: "https://www.example.com/gone" });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.status).not.toBe("ok");
+    expect(body.text).toMatch(/^web_fetch/);
+  });
+
+  it("refuses what is not an http(s) URL", async () => {
+    for (const url of ["file:///etc/passwd", "not a url", ""]) {
+      const res = await server.post("/v1/read", { url });
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toMatch(/^url: /);
+    }
+    const res = await server.post("/v1/read", { url: "https://www.example.com/", mode: "all" });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatch(/^mode: /);
+  });
+});
+
+describe("POST /v1/answer", () => {
+  it("answers the envelope with sources and attempts", async () => {
+    serveWeb(web);
+    web.route("html.duckduckgo.com", "/html/", {
+      headers: { "content-type": "text/html" },
+      body: (await import("../ground/answer/ddg-page.js")).ddgResultsPage([
+        {
+          title: "Tide tables",
+          url: "https://www.example.com/tides",
+          snippet: "tide table harbour spring neap",
+        },
+      ]),
+    });
+    const res = await server.post("/v1/answer", { query: "how do tide tables work spring neap" });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(["ok", "partial"]).toContain(body.status);
+    expect(body.text).toBe(body.envelope);
+    expect(body.text).toMatch(FENCE);
+    expect(Array.isArray(body.sources)).toBe(true);
+    expect(Array.isArray(body.attempts)).toBe(true);
+  });
+
+  it("refuses an empty question", async () => {
+    const res = await server.post("/v1/answer", { query: " " });
+    expect(res.status).toBe(400);
+  });
+});
+
+describe("GET /v1/health and the rest", () => {
+  it("says what is configured without any secret", async () => {
+    const keyed = await serve(web, { env: { BRAVE_API_KEY: "test-SECRET-brave-123" } });
+    try {
+      const res = await fetch(`${keyed.url}/v1/health`);
+      expect(res.status).toBe(200);
+      const raw = await res.text();
+      expect(raw).not.toContain("test-SECRET");
+      const body = JSON.parse(raw);
+      expect(body.ok).toBe(true);
+      expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
+      expect(body.store).toEqual({ backend: "memory", degraded: false });
+      expect(body.abilities.web).toBe("on");
+      const brave = body.providers.find((p: { name: string }) => p.name === "brave");
+      expect(brave).toMatchObject({ configured: true, paid: true, frozen: true });
+      expect(body.providers.find((p: { name: string }) => p.name === "duckduckgo").configured).toBe(true);
+    } finally {
+      await keyed.close();
+    }
+  });
+
+  it("answers unknown routes with JSON 404", async () => {
+    const res = await fetch(`${server.url}/v1/nope`);
+    expect(res.status).toBe(404);
+    expect((await res.json()).error).toMatch(/no route GET \/v1\/nope/);
+  });
+
+  it("records every API call for the Health page", async () => {
+    serveWeb(web);
+    await server.post("/v1/read", { url: "https://www.example.com/tides?token=test-SECRET-abc" });
+    const [latest] = server.ctx.activity();
+    expect(latest).toMatchObject({ kind: "read", status: "ok", client: "127.0.0.1" });
+    expect(latest?.subject).toContain("www.example.com/tides");
+    expect(latest?.subject).not.toContain("test-SECRET-abc");
+  });
+});
+
+describe("web access off", () => {
+  it("answers disabled for every call and lets no request leave", async () => {
+    for (const off of [
+      { context: { overrides: { ...web.netConfig, enabled: false } } },
+      { env: { WEBSIFT_ENABLED: "0" } },
+    ]) {
+      const s = await serve(web, off);
+      try {
+        serveWeb(web);
+        const search = await (await s.post("/v1/search", { query: "weather jakarta" })).json();
+        expect(search.status).toBe("disabled");
+        expect(search.text).toMatch(/disabled/);
+        const read = await (await s.post("/v1/read", { url: "https://www.example.com/tides" })).json();
+        expect(read.status).toBe("disabled");
+        const answer = await (await s.post("/v1/answer", { query: "tide tables" })).json();
+        expect(answer.status).toBe("disabled");
+        expect((await (await fetch(`${s.url}/v1/health`)).json()).abilities.web).toBe("off");
+        expect(web.requests).toHaveLength(0);
+      } finally {
+        await s.close();
+      }
+    }
+  });
+});
