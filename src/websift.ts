@@ -32,6 +32,15 @@ export interface WebsiftConfig extends NetConfig {
   log?: (line: string) => void;
   /** false, or WEBSIFT_ENABLED=0: every call answers "disabled" and no request leaves. */
   enabled?: boolean | (() => boolean | Promise<boolean>);
+  /** Providers `auto` asks first, in this order; the rest follow in the usual order. */
+  providerOrder?: string[];
+  /** For calls that do not say (the operator's settings): results per search, safe search, page size and mode. */
+  defaults?: {
+    limit?: number;
+    safesearch?: SearchOptions["safesearch"];
+    maxChars?: number;
+    mode?: ReadOptions["mode"];
+  };
 }
 
 export interface Websift {
@@ -69,7 +78,21 @@ export function createWebsift(config: WebsiftConfig = {}): Websift {
     if (typeof config.enabled === "function") return config.enabled();
     return config.enabled !== false;
   };
-  const chain = { providers, ctx, budgets: config.budgets, totalMs };
+  const defaults = config.defaults ?? {};
+  const chain = {
+    providers,
+    ctx,
+    budgets: config.budgets,
+    totalMs,
+    order: config.providerOrder,
+    defaults: { limit: defaults.limit, safesearch: defaults.safesearch },
+  };
+  const sized = (options: ReadOptions): ReadOptions => ({
+    ...options,
+    maxChars: options.maxChars ?? defaults.maxChars,
+    mode: options.mode ?? defaults.mode,
+    deadline: options.deadline ?? totalMs,
+  });
   const readCtx = { net, store, env, log };
 
   const disabledSearch = (query: string): SearchResponse => ({
@@ -93,11 +116,11 @@ export function createWebsift(config: WebsiftConfig = {}): Websift {
     },
     async read(url, options = {}) {
       if (!(await enabled())) return disabledRead(url);
-      return read(url, { ...options, deadline: options.deadline ?? totalMs }, readCtx);
+      return read(url, sized(options), readCtx);
     },
     async fetchBest(url, options = {}) {
       if (!(await enabled())) return disabledRead(url);
-      return fetchBest(url, { ...options, deadline: options.deadline ?? totalMs }, readCtx);
+      return fetchBest(url, sized(options), readCtx);
     },
     async answer(query, options = {}) {
       return answer(query, options, {

@@ -13,6 +13,8 @@ export interface ResolvedSetting {
   secret: boolean;
   value: unknown;
   source: SettingSource;
+  /** For source "env": whether the value came from the `.env` file or the real environment (which wins). */
+  envOrigin?: "dotenv" | "process";
 }
 
 export interface ResolvedConfig {
@@ -23,6 +25,8 @@ export interface ResolvedConfig {
   providers: Record<string, unknown>;
   /** The environment the library sees: .env < file settings < real environment. */
   env: Record<string, string | undefined>;
+  /** How long a conversation waits for a lookup before going on (createSession's waitSeconds), when set. */
+  waitSeconds?: number;
   /** Options for createWebsift(); call options still win over all of it. */
   toWebsiftConfig(): WebsiftConfig;
 }
@@ -44,6 +48,8 @@ export interface LoadConfigOptions {
   cwd?: string;
   home?: string;
   env?: Record<string, string | undefined>;
+  /** The `.env` file (default `.env` in cwd). */
+  envPath?: string;
 }
 
 export const CONFIG_FILE_NAME = "websift.config.json";
@@ -60,7 +66,7 @@ export function loadConfig(options: LoadConfigOptions = {}): ResolvedConfig {
   const cwd = options.cwd ?? process.cwd();
   const home = options.home ?? homedir();
   const realEnv = options.env ?? process.env;
-  const dotEnvPath = join(cwd, ".env");
+  const dotEnvPath = options.envPath ?? join(cwd, ".env");
   const dotEnv = existsSync(dotEnvPath) ? dotenv.parse(readFileSync(dotEnvPath)) : {};
   const env: Record<string, string | undefined> = { ...dotEnv, ...realEnv };
 
@@ -82,6 +88,9 @@ export function loadConfig(options: LoadConfigOptions = {}): ResolvedConfig {
       secret: spec.secret,
       value: envValue ?? fileValue,
       source,
+      ...(envValue !== undefined
+        ? { envOrigin: realEnv[spec.env] === undefined ? "dotenv" : "process" }
+        : {}),
     });
   }
 
@@ -91,6 +100,8 @@ export function loadConfig(options: LoadConfigOptions = {}): ResolvedConfig {
   const timeout = settings.find((s) => s.key === "timeout")?.value as number | undefined;
   const enabled = settings.find((s) => s.key === "enabled")?.value as boolean | undefined;
   const braveRate = settings.find((s) => s.key === "braveRatePerSec")?.value as number | undefined;
+  const settingOf = <T>(key: string) => settings.find((s) => s.key === key)?.value as T | undefined;
+  const order = settingOf<string>("providerOrder");
 
   return {
     file,
@@ -98,6 +109,7 @@ export function loadConfig(options: LoadConfigOptions = {}): ResolvedConfig {
     budgets,
     providers,
     env: merged,
+    waitSeconds: settingOf<number>("waitSeconds"),
     toWebsiftConfig() {
       return {
         env: merged,
@@ -105,6 +117,13 @@ export function loadConfig(options: LoadConfigOptions = {}): ResolvedConfig {
         settings: { ...providers, ...(braveRate !== undefined ? { braveRatePerSec: braveRate } : {}) },
         timeoutMs: timeout !== undefined ? timeout * 1000 : undefined,
         enabled: enabled ?? true,
+        providerOrder: order ? order.split(",") : undefined,
+        defaults: {
+          limit: settingOf<number>("maxResults"),
+          safesearch: settingOf<"off" | "moderate" | "strict">("safeSearch"),
+          maxChars: settingOf<number>("maxChars"),
+          mode: settingOf<"passages" | "cut" | "head-tail">("longPageMode"),
+        },
       };
     },
   };

@@ -80,7 +80,8 @@ export function autoStages(
   if (!order.length) return stages;
   // A keyless engine's name moves the whole keyless stage: its engines stand in for one another.
   const rank = (stage: Stage) => {
-    const names = stage.kind === "one" ? [stage.provider.name] : ["keyless", KEYLESS_FIRST, ...KEYLESS_SPREAD];
+    const names =
+      stage.kind === "one" ? [stage.provider.name] : ["keyless", KEYLESS_FIRST, ...KEYLESS_SPREAD];
     const found = names.map((n) => order.indexOf(n)).filter((i) => i >= 0);
     return found.length ? Math.min(...found) : order.length;
   };
