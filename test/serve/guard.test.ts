@@ -1,0 +1,155 @@
+import http from "node:http";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { serveWeb } from "../mcp/harness.js";
+import { type SimWeb, startSimWeb } from "../simweb/index.js";
+import { gate, type Served, serve } from "./harness.js";
+
+const TOKEN = "test-SECRET-serve-token-1234";
+
+let web: SimWeb;
+let server: Served;
+beforeAll(async () => {
+  web = await startSimWeb();
+  server = await serve(web, { app: { token: TOKEN, allowedOrigins: ["https://app.example.org"] } });
+});
+afterAll(async () => {
+  await server.close();
+  await web.close();
+});
+afterEach(() => web.reset());
+
+const auth = { authorization: `Bearer ${TOKEN}` };
+
+/** node:http, because fetch will not send a Host header of our choosing. */
+function rawGet(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: "127.0.0.1", port, path, headers }, (res) => {
+      let body = "";
+      res.on("data", (c) => (body += c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+  });
+}
+
+describe("bearer token", () => {
+  it("refuses /v1 calls without the right token with 401", async () => {
+    for (const headers of [{}, { authorization: "Bearer wrong" }, { authorization: `Basic ${TOKEN}` }]) {
+      const res = await fetch(`${server.url}/v1/health`, { headers });
+      expect(res.status).toBe(401);
+      expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
+      const text = await res.text();
+      expect(text).not.toContain(TOKEN);
+    }
+    const search = await server.post("/v1/search", { query: "x" });
+    expect(search.status).toBe(401);
+    expect(web.requests).toHaveLength(0);
+  });
+
+  it("lets the right token through", async () => {
+    const res = await fetch(`${server.url}/v1/health`, { headers: auth });
+    expect(res.status).toBe(200);
+    serveWeb(web);
+    const search = await server.post("/v1/search", { query: "weather jakarta" }, auth);
+    expect(search.status).toBe(200);
+    expect((await search.json()).status).toBe("ok");
+  });
+
+  it("guards the admin routes and the event streams too, not the page at /", async () => {
+    expect((await fetch(`${server.url}/v1/admin/anything`)).status).toBe(401);
+    expect((await fetch(`${server.url}/v1/conversations/c1/events`)).status).toBe(401);
+    expect((await fetch(`${server.url}/`)).status).not.toBe(401);
+  });
+});
+
+describe("DNS rebinding", () => {
+  it("refuses a foreign Host with 403", async () => {
+    const res = await rawGet(server.port, "/v1/health", { ...auth, host: `evil.example:${server.port}` });
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.body).error).toMatch(/Host/);
+    const ok = await rawGet(server.port, "/v1/health", { ...auth, host: `localhost:${server.port}` });
+    expect(ok.status).toBe(200);
+  });
+
+  it("refuses a foreign Origin with 403 and allows its own and the configured ones", async () => {
+    const foreign = await fetch(`${server.url}/v1/health`, {
+      headers: { ...auth, origin: "https://evil.example" },
+    });
+    expect(foreign.status).toBe(403);
+    expect((await foreign.json()).error).toMatch(/Origin/);
+    // The dashboard page is served from the same origin and calls the API from there.
+    const own = await fetch(`${server.url}/v1/health`, { headers: { ...auth, origin: server.url } });
+    expect(own.status).toBe(200);
+    const configured = await fetch(`${server.url}/v1/health`, {
+      headers: { ...auth, origin: "https://app.example.org" },
+    });
+    expect(configured.status).toBe(200);
+  });
+});
+
+describe("per-client concurrency cap", () => {
+  function slowRoute() {
+    const door = gate();
+    let atWeb = 0;
+    let most = 0;
+    web.route("www.example.com", /^\/slow/, async () => {
+      most = Math.max(most, ++atWeb);
+      await door.wait;
+      atWeb--;
+      return { headers: { "content-type": "text/plain" }, body: "slow but there" };
+    });
+    return { door, most: () => most };
+  }
+  const reached = async (path: string) => {
+    while (!web.requests.some((r) => r.path === path)) await new Promise((r) => setTimeout(r, 5));
+  };
+
+  it("answers 429 with Retry-After once a client has its calls running and queued, and serves it again after", async () => {
+    const capped = await serve(web, { app: { clientCap: { running: 1, waiting: 0 } } });
+    try {
+      const { door } = slowRoute();
+      const first = capped.post("/v1/read", { url: "https://www.example.com/slow1" });
+      await reached("/slow1");
+      const refused = await capped.post("/v1/read", { url: "https://www.example.com/slow2" });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toBe("1");
+      expect((await refused.json()).error).toMatch(/too many calls in flight from this client/);
+      // Health is never capped: a load balancer must see a busy instance as alive.
+      expect((await fetch(`${capped.url}/v1/health`)).status).toBe(200);
+      door.open();
+      expect((await first).status).toBe(200);
+      const again = await capped.post("/v1/read", { url: "https://www.example.com/slow2" });
+      expect(again.status).toBe(200);
+      expect(web.requests.some((r) => r.path === "/slow2")).toBe(true);
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it("queues calls beyond the running ones instead of refusing them", async () => {
+    const capped = await serve(web, { app: { clientCap: { running: 1, waiting: 2 } } });
+    try {
+      const route = slowRoute();
+      const first = capped.post("/v1/read", { url: "https://www.example.com/slow1" });
+      await reached("/slow1");
+      let received = 1;
+      capped.app.server.on("request", () => received++);
+      const queued = [2, 3].map((n) => capped.post("/v1/read", { url: `https://www.example.com/slow${n}` }));
+      while (received < 3) await new Promise((r) => setTimeout(r, 5));
+      // Time for an uncapped server to let them through to the web, which the door still holds.
+      await new Promise((r) => setTimeout(r, 100));
+      expect(web.requests.filter((r) => r.path.startsWith("/slow"))).toHaveLength(1);
+      route.door.open();
+      const statuses = await Promise.all([first, ...queued].map(async (r) => (await r).status));
+      expect(statuses).toEqual([200, 200, 200]);
+      // One running call per client: the queued ones reached the web one after the other.
+      expect(route.most()).toBe(1);
+    } finally {
+      await capped.close();
+    }
+  });
+});
