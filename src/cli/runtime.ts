@@ -11,17 +11,22 @@ export const EXIT = { ok: 0, failure: 1, badInput: 2 } as const;
  */
 // The library is loaded when a command runs, not when the CLI starts: `websift --help` needs none of it.
 export async function websiftFromEnv(options: { verbose?: boolean } = {}): Promise<Websift> {
-  const [{ loadConfig }, { createWebsift }, { openStore }] = await Promise.all([
+  const [{ loadConfig }, { createWebsift }, { openStore }, { webAbilityGate }] = await Promise.all([
     import("../config/load.js"),
     import("../websift.js"),
     import("../store/open-store.js"),
+    import("../config/abilities.js"),
   ]);
   const config = loadConfig();
   const operatorLog = (line: string) => process.stderr.write(`websift: ${line}\n`);
   const verbose = options.verbose || config.env.WEBSIFT_DEBUG === "1";
+  const settings = config.toWebsiftConfig();
+  const store = openStore({ env: config.env, log: operatorLog });
   return createWebsift({
-    ...config.toWebsiftConfig(),
-    store: openStore({ env: config.env, log: operatorLog }),
+    ...settings,
+    store,
+    // The dashboard's switch: off there means no request leaves from this process either.
+    enabled: webAbilityGate(store, settings.enabled),
     log: verbose ? operatorLog : undefined,
   });
 }
