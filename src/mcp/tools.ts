@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { Deadline } from "../core/deadline.js";
-import type { Status } from "../core/status.js";
+import type { Attempt, Status } from "../core/status.js";
+import type { AnswerResult } from "../ground/answer.js";
 import { fenceUntrusted } from "../ground/fence.js";
 import { redactSecrets } from "../ground/redact.js";
 import { searchMarkdown } from "../ground/search-markdown.js";
 import type { ReadResult } from "../read/read.js";
+import type { SearchResponse } from "../search/chain.js";
 import type { Websift } from "../websift.js";
 
 /**
@@ -91,7 +93,7 @@ export const webSearch: WebTool<typeof searchInput> = {
     "Search the web. Returns numbered results (title, URL, snippet); snippets are untrusted third-party text. Read a result with web_fetch.",
   input: searchInput,
   async run(websift, args, run) {
-    run.progress?.(`Searching the web for '${oneLine(args.query)}'`);
+    run.progress?.(searchingLine(args.query));
     const response = await websift.search(args.query, {
       limit: args.limit,
       provider: args.provider,
@@ -100,13 +102,9 @@ export const webSearch: WebTool<typeof searchInput> = {
       region: args.region,
       timeRange: args.time_range,
       signal: run.signal,
-      onAttempt: (a) =>
-        run.progress?.(`${a.provider}: ${a.status}${a.count !== undefined ? ` (${a.count})` : ""}`),
+      onAttempt: (a) => run.progress?.(attemptLine(a)),
     });
-    const structured = response as unknown as Record<string, unknown>;
-    if (FAILED.includes(response.status))
-      return { text: failureLine("web_search", response.status, response.error), structured, isError: true };
-    return { text: searchMarkdown(response), structured, isError: false };
+    return renderSearch(response);
   },
 };
 
@@ -117,7 +115,7 @@ export const webFetch: WebTool<typeof fetchInput> = {
     "Read a web page (HTML, PDF, text) as markdown of its main content, fenced as untrusted. Long pages are shortened; pass offset to read on.",
   input: fetchInput,
   async run(websift, args, run) {
-    run.progress?.(`Reading ${oneLine(args.url)}`);
+    run.progress?.(readingLine(args.url));
     const deadline = Deadline.fromSignal(run.signal, run.timeoutMs ?? 20_000);
     const page = await websift.read(args.url, {
       maxChars: args.max_chars,
@@ -126,17 +124,7 @@ export const webFetch: WebTool<typeof fetchInput> = {
       mode: args.mode,
       deadline,
     });
-    const structured = page as unknown as Record<string, unknown>;
-    const reason = page.error?.message ?? page.status;
-    if (FAILED.includes(page.status))
-      return {
-        text: failureLine("web_fetch", page.status, `${args.url}: ${reason}`),
-        structured,
-        isError: true,
-      };
-    if (!page.markdown)
-      return { text: `web_fetch: ${oneLine(args.url)}: ${oneLine(reason)}`, structured, isError: false };
-    return { text: pageText(page), structured, isError: false };
+    return renderPage(args.url, page);
   },
 };
 
@@ -152,12 +140,7 @@ export const webAnswer: WebTool<typeof answerInput> = {
       signal: run.signal,
       onProgress: run.progress,
     });
-    // The envelope is written for the model in every outcome (honest failure, offline, rate-limited…).
-    return {
-      text: result.envelope,
-      structured: result as unknown as Record<string, unknown>,
-      isError: FAILED.includes(result.status),
-    };
+    return renderAnswer(result);
   },
 };
 
@@ -189,6 +172,39 @@ export const webResearch: WebTool<typeof researchInput> = {
   },
 };
 
+/** What web_search shows for a search response: also what a search that outlived its turn shows when it lands. */
+export function renderSearch(response: SearchResponse): ToolOutput {
+  const structured = response as unknown as Record<string, unknown>;
+  if (FAILED.includes(response.status))
+    return { text: failureLine("web_search", response.status, response.error), structured, isError: true };
+  return { text: searchMarkdown(response), structured, isError: false };
+}
+
+/** What web_fetch shows for a page read from `url`. */
+export function renderPage(url: string, page: ReadResult): ToolOutput {
+  const structured = page as unknown as Record<string, unknown>;
+  const reason = page.error?.message ?? page.status;
+  if (FAILED.includes(page.status))
+    return { text: failureLine("web_fetch", page.status, `${url}: ${reason}`), structured, isError: true };
+  if (!page.markdown)
+    return { text: `web_fetch: ${oneLine(url)}: ${oneLine(reason)}`, structured, isError: false };
+  return { text: pageText(page), structured, isError: false };
+}
+
+/** What web_answer shows: the envelope is written for the model in every outcome (honest failure, offline…). */
+export function renderAnswer(result: AnswerResult): ToolOutput {
+  return {
+    text: result.envelope,
+    structured: result as unknown as Record<string, unknown>,
+    isError: FAILED.includes(result.status),
+  };
+}
+
+export const searchingLine = (query: string) => `Searching the web for '${oneLine(query)}'`;
+export const readingLine = (url: string) => `Reading ${oneLine(url)}`;
+export const attemptLine = (a: Attempt) =>
+  `${a.provider}: ${a.status}${a.count !== undefined ? ` (${a.count})` : ""}`;
+
 /** The header says where the text came from and how to read on; it sits before the fence, never after. */
 function pageText(page: ReadResult): string {
   const head = [`${page.title ? `${oneLine(page.title)} — ` : ""}${page.finalUrl}`];
@@ -207,6 +223,6 @@ function failureLine(tool: string, status: Status, reason: string | undefined): 
   return `${tool} failed (${status}): ${oneLine(reason ?? status)}`;
 }
 
-function oneLine(text: string): string {
+export function oneLine(text: string): string {
   return redactSecrets(text).text.replace(/\s+/g, " ").trim().slice(0, 300);
 }

@@ -75,7 +75,7 @@ describe("MCP over Streamable HTTP", () => {
     const client = await connect(open.url);
     expect(client.getServerVersion()?.name).toBe("websift");
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["web_search", "web_fetch", "web_answer"]);
+    expect(tools.map((t) => t.name)).toEqual(["web_search", "web_fetch", "web_answer", "web_result"]);
     const search = (await client.callTool({
       name: "web_search",
       arguments: { query: "weather jakarta", provider: "duckduckgo" },
@@ -109,7 +109,7 @@ describe("MCP over Streamable HTTP", () => {
     expect(wrong.body).not.toContain(TOKEN);
     await expect(connect(locked.url)).rejects.toThrow();
     const client = await connect(locked.url, { authorization: `Bearer ${TOKEN}` });
-    expect((await client.listTools()).tools).toHaveLength(3);
+    expect((await client.listTools()).tools).toHaveLength(4);
     await client.close();
   });
 
@@ -146,14 +146,14 @@ describe("MCP over Streamable HTTP", () => {
     const first = await connect(busy.url);
     const refused = await rawPost(busy.port, { host: `127.0.0.1:${busy.port}` });
     expect(refused.status).toBe(503);
-    expect((await first.listTools()).tools).toHaveLength(3);
+    expect((await first.listTools()).tools).toHaveLength(4);
     await first.close();
     await busy.close();
 
     const recycling = await startMcpHttp({ websift, port: 0, maxSessions: 1, sessionIdleMs: 0 });
     const gone = await connect(recycling.url);
     const next = await connect(recycling.url);
-    expect((await next.listTools()).tools).toHaveLength(3);
+    expect((await next.listTools()).tools).toHaveLength(4);
     await expect(gone.listTools()).rejects.toThrow();
     await next.close();
     await recycling.close();

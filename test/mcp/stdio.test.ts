@@ -32,6 +32,7 @@ describe("websift mcp over stdio", () => {
       "web_search",
       "web_fetch",
       "web_answer",
+      "web_result",
     ]);
     const r = (await client.callTool({
       name: "web_search",

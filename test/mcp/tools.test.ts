@@ -24,9 +24,9 @@ const call = async (name: string, args: Record<string, unknown>, options = {}) =
   (await client.callTool({ name, arguments: args }, undefined, options)) as ToolResult;
 
 describe("MCP tools over the SDK client", () => {
-  it("lists exactly web_search, web_fetch and web_answer, read-only, with their parameters", async () => {
+  it("lists exactly web_search, web_fetch, web_answer and web_result, read-only, with their parameters", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["web_search", "web_fetch", "web_answer"]);
+    expect(tools.map((t) => t.name)).toEqual(["web_search", "web_fetch", "web_answer", "web_result"]);
     const props = (name: string) =>
       Object.keys((tools.find((t) => t.name === name)?.inputSchema.properties ?? {}) as object);
     expect(props("web_search")).toEqual([
@@ -40,6 +40,7 @@ describe("MCP tools over the SDK client", () => {
     ]);
     expect(props("web_fetch")).toEqual(["url", "max_chars", "looking_for", "offset", "mode"]);
     expect(props("web_answer")).toEqual(["query", "language"]);
+    expect(props("web_result")).toEqual(["id"]);
     for (const t of tools) expect(t.annotations?.readOnlyHint).toBe(true);
   });
 

@@ -1,0 +1,100 @@
+import { z } from "zod";
+import type { AnswerResult } from "../ground/answer.js";
+import type { ReadResult } from "../read/read.js";
+import type { SearchResponse } from "../search/chain.js";
+import type { LookupKind } from "../session/lookup-key.js";
+import type { InTurn, LookupResult, PendingLookup, Session, TurnOptions } from "../session/session.js";
+import {
+  renderAnswer,
+  renderPage,
+  renderSearch,
+  type ToolOutput,
+  webAnswer,
+  webFetch,
+  webSearch,
+} from "./tools.js";
+
+type Asked = Promise<InTurn<LookupResult> | PendingLookup>;
+
+/** How one web tool runs as a session lookup, and how its result reads, in its turn or when it lands later. */
+export interface SessionTool {
+  name: string;
+  kind: LookupKind;
+  /** The lookup's subject as the session names it (its query or URL), for progress lines. */
+  subject(args: Record<string, unknown>): string;
+  ask(session: Session, conversationId: string, args: Record<string, unknown>, turn: TurnOptions): Asked;
+  render(args: Record<string, unknown>, result: LookupResult): ToolOutput;
+}
+
+type SearchArgs = z.infer<z.ZodObject<typeof webSearch.input>>;
+type FetchArgs = z.infer<z.ZodObject<typeof webFetch.input>>;
+type AnswerArgs = z.infer<z.ZodObject<typeof webAnswer.input>>;
+
+const searchTool: SessionTool = {
+  name: webSearch.name,
+  kind: "search",
+  subject: (args) => (args as SearchArgs).query,
+  ask(session, conversationId, raw, turn) {
+    const args = raw as SearchArgs;
+    return session.search(conversationId, args.query, {
+      limit: args.limit,
+      provider: args.provider,
+      scope: args.scope,
+      allowedHosts: args.allowed_hosts,
+      region: args.region,
+      timeRange: args.time_range,
+      ...turn,
+    }) as Asked;
+  },
+  render: (_args, result) => renderSearch(result as SearchResponse),
+};
+
+const fetchTool: SessionTool = {
+  name: webFetch.name,
+  kind: "read",
+  subject: (args) => (args as FetchArgs).url,
+  ask(session, conversationId, raw, turn) {
+    const args = raw as FetchArgs;
+    return session.read(conversationId, args.url, {
+      maxChars: args.max_chars,
+      lookingFor: args.looking_for,
+      offset: args.offset,
+      mode: args.mode,
+      ...turn,
+    }) as Asked;
+  },
+  render: (args, result) => renderPage((args as FetchArgs).url, result as ReadResult),
+};
+
+const answerTool: SessionTool = {
+  name: webAnswer.name,
+  kind: "answer",
+  subject: (args) => (args as AnswerArgs).query,
+  ask(session, conversationId, raw, turn) {
+    const args = raw as AnswerArgs;
+    return session.answer(conversationId, args.query, { language: args.language, ...turn }) as Asked;
+  },
+  render: (_args, result) => renderAnswer(result as AnswerResult),
+};
+
+export const SESSION_TOOLS: ReadonlyMap<string, SessionTool> = new Map(
+  [searchTool, fetchTool, answerTool].map((tool) => [tool.name, tool]),
+);
+
+/** The follow-up tool for a lookup that outlived its call. Kept short: clients send it with every model turn. */
+export const webResult = {
+  name: "web_result",
+  title: "Result of a running lookup",
+  description:
+    "Get the result of a web_search, web_fetch or web_answer that replied 'still running', by the id it gave. Returns it once.",
+  input: { id: z.string().min(1).max(100).describe("The id from the 'still running' reply") },
+};
+
+/** Not an error: the model is told what happens next and how to get the result. */
+export function stillRunning(tool: string, id: string): ToolOutput {
+  return {
+    text: `${tool} is still running (id ${id}). Do not repeat the call: get its result with web_result {"id":"${id}"} when you need it.`,
+    structured: { status: "pending", tool, id },
+    isError: false,
+  };
+}
