@@ -67,7 +67,7 @@ export function dropBoilerplateText(roots: Element[], stats: TextStatsIndex): vo
       }
       if (text.length > 120) return true;
       if (MORE_LINKS_HEADING.test(text)) {
-        doomed.push(el, ...teasersAfter(headingBlock(el, root)));
+        doomed.push(el, ...teasersAfter(headingBlock(el, root), stats));
         return false;
       }
       if (text.length <= 80 && FURNITURE_LINE.test(text)) {
@@ -92,12 +92,13 @@ function onlyChild(parent: Element, child: Element): boolean {
   return parent.children.every((c) => c === child || (!isTag(c) && !collapseWhitespace(textContent(c))));
 }
 
-/** Siblings after the heading up to the next heading. */
-function teasersAfter(heading: Element): Element[] {
+/** Siblings after the heading up to the next heading or the next paragraph of unlinked prose. */
+function teasersAfter(heading: Element, stats: TextStatsIndex): Element[] {
   const out: Element[] = [];
   for (let n = heading.next; n; n = n.next) {
     if (!isTag(n)) continue;
     if (/^h[1-6]$/.test(n.name)) break;
+    if (n.name === "p" && stats.of(n).chars > 80 && stats.linkDensity(n) < 0.2) break;
     out.push(n);
   }
   return out;

@@ -30,8 +30,10 @@ interface Candidate {
  * code, widgets, page chrome (navigation, page header, footers, asides,
  * banners) and class-named boilerplate. Name-based candidates are still
  * walked, so hidden text inside a wrapper that survives is removed too.
+ * `loose` removes only what is never content (hidden subtrees, code, widgets)
+ * and trusts no names or landmarks: the fallback for pages whose wrappers are misnamed.
  */
-export function cleanTree(doc: Document): void {
+export function cleanTree(doc: Document, mode: "strict" | "loose" = "strict"): void {
   const drop: Element[] = [];
   const soft: Candidate[] = [];
   walkElements(doc, (el) => {
@@ -39,6 +41,7 @@ export function cleanTree(doc: Document): void {
       drop.push(el);
       return false;
     }
+    if (mode === "loose") return true;
     const role = el.attribs.role?.toLowerCase();
     if (el.name === "nav" || el.name === "aside" || (role && CHROME_ROLES.has(role))) {
       drop.push(el);

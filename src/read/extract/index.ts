@@ -1,11 +1,11 @@
 import { dropBoilerplateText } from "./boilerplate-text.js";
 import { cleanTree } from "./clean.js";
 import { limitDepth } from "./depth-limit.js";
-import type { Element } from "./dom.js";
+import type { Document, Element } from "./dom.js";
 import { findFirst, isTag, parseHtml } from "./dom.js";
 import { baseUrlOf, usefulLinks } from "./links.js";
 import { scoreContainers, topCandidate, withSiblings } from "./main-content.js";
-import { renderMarkdown } from "./markdown.js";
+import { type Rendered, renderMarkdown } from "./markdown.js";
 import { readMetadata } from "./metadata.js";
 import { pruneContent } from "./prune.js";
 import { TextStatsIndex } from "./text-stats.js";
@@ -22,20 +22,35 @@ export interface ExtractedPage {
   siteName?: string;
 }
 
+// Below this many characters the primary extraction probably lost the article (trafilatura's minimum
+// extracted size is the same order).
+const MIN_PRIMARY_CHARS = 250;
+
 /** HTML → main content → markdown, with the content's links moved out of the prose. */
 export async function extractMarkdown(html: string, url: string): Promise<ExtractedPage> {
   const doc = parseHtml(html);
   limitDepth(doc);
   const meta = readMetadata(doc);
   const baseUrl = baseUrlOf(doc, url);
-  cleanTree(doc);
+  let best = extract(doc, "strict");
+  // A short primary may mean a name or landmark took the article with it (a "sidebar" layout wrapper, an
+  // unclosed <header>); a second pass that trusts no names wins when it finds clearly more.
+  if (best.markdown.length < MIN_PRIMARY_CHARS) {
+    const again = parseHtml(html);
+    limitDepth(again);
+    const loose = extract(again, "loose");
+    if (loose.markdown.length > best.markdown.length * 2) best = loose;
+  }
+  return { ...meta, markdown: best.markdown, links: usefulLinks(best.hrefs, baseUrl, url) };
+}
+
+function extract(doc: Document, mode: "strict" | "loose"): Rendered {
+  cleanTree(doc, mode);
   const root =
     findFirst(doc, (el) => el.name === "body") ??
     findFirst(doc, (el) => el.name === "html") ??
     doc.children.find(isTag);
-  const roots = root ? mainContent(root) : [];
-  const { markdown, hrefs } = renderMarkdown(roots);
-  return { ...meta, markdown, links: usefulLinks(hrefs, baseUrl, url) };
+  return renderMarkdown(root ? mainContent(root) : []);
 }
 
 /** The innermost element still holding nearly all of the page's prose: the page minus its frame. */

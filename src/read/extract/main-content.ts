@@ -119,6 +119,20 @@ export function topCandidate(root: Element, scores: Map<Element, number>): Eleme
       }
     }
   }
+  // An ancestor that scores above the level below it gathers more of the same article from other
+  // branches (an intro outside a "read more" wrapper); ancestors far below the top score are chrome.
+  let last = topScore;
+  for (let p = top.parent; p && isTag(p) && p !== root; p = p.parent) {
+    const ps = scores.get(p);
+    if (ps === undefined) continue;
+    if (ps < topScore / 3) break;
+    if (ps > last) {
+      top = p;
+      topScore = ps;
+      break;
+    }
+    last = ps;
+  }
   // A parent that scores about as well holds more of the same article (intro, lead image, headline).
   for (let p = top.parent; p && isTag(p) && p !== root; p = p.parent) {
     const ps = scores.get(p);

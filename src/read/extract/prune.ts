@@ -49,7 +49,7 @@ function looksLikeWidget(
   // Layout wrappers carry misleading names ("sticky-sidebar" around the article): a block holding
   // much of the prose stays unless it is mostly links.
   if (stats.of(el).chars > rootChars * 0.3 && stats.linkDensity(el) < 0.5) return false;
-  if (weight + (scores.get(el) ?? 0) < 0) return true;
+  if (weight < 0 && weight + (scores.get(el) ?? 0) < 0) return true;
   const s = stats.of(el);
   if (s.commas >= 10 || s.codeBlocks > 0) return false;
   const isList = el.name === "ul" || el.name === "ol" || el.name === "dl";

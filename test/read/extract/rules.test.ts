@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { extractMarkdown } from "../../../src/read/extract/index.js";
+
+// One synthetic page per selection rule; each test fails without its rule.
+
+const PROSE =
+  "The committee met on Tuesday to review the proposal, which had been discussed for months, and agreed on a timeline. " +
+  "Members noted that the budget, the staffing plan, and the schedule all needed more work before the final vote.";
+
+function page(body: string): string {
+  return `<!doctype html><html lang="en"><head><title>Rules</title></head><body>${body}</body></html>`;
+}
+
+function paragraphs(n: number, tag: string): string {
+  return Array.from({ length: n }, (_, i) => `<p>${tag} ${i}: ${PROSE}</p>`).join("");
+}
+
+const URL = "https://example.org/a";
+
+describe("extractMarkdown: selection rules", () => {
+  it("ends a teaser block under a 'Related' heading at the next paragraph of unlinked prose", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<article><p>${PROSE}</p><p><strong>Related articles</strong></p>` +
+          '<p><a href="/x">Other story one</a></p>' +
+          `<p>Article goes on: ${PROSE}</p><p>${PROSE}</p></article>`,
+      ),
+      URL,
+    );
+    expect(markdown).not.toContain("Other story one");
+    expect(markdown).toContain("Article goes on:");
+  });
+
+  it("keeps a plain list inside the content: a list's tag is no evidence against it", async () => {
+    const items = ["the first finding of the survey", "the second finding of the survey"]
+      .map((t) => `<li>${t} stated plainly</li>`)
+      .join("");
+    const { markdown } = await extractMarkdown(
+      page(`<article><p>${PROSE}</p><ul>${items}</ul><p>${PROSE}</p></article>`),
+      URL,
+    );
+    expect(markdown).toContain("- the first finding of the survey stated plainly");
+  });
+
+  it("still removes a list whose class names it as chrome", async () => {
+    const items = ["the first link of the widget", "the second link of the widget"]
+      .map((t) => `<li>${t}, stated plainly</li>`)
+      .join("");
+    const { markdown } = await extractMarkdown(
+      page(`<article><p>${PROSE}</p><ul class="tool-list">${items}</ul><p>${PROSE}</p></article>`),
+      URL,
+    );
+    expect(markdown).not.toContain("the first link of the widget");
+  });
+
+  it("climbs to an ancestor that scores better than the level below it (lead outside a 'read more' wrapper)", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<div class="story"><p>Lead: ${PROSE}</p><p>Second: ${PROSE}</p><p>Third: ${PROSE}</p>` +
+          `<div class="more-wrap"><div class="more-link"><a href="#">Read more</a></div>` +
+          `<div class="more-body">${paragraphs(6, "Body")}</div></div></div>` +
+          `<div class="teasers"><p>${"Unrelated teaser text. ".repeat(4)}</p></div>`,
+      ),
+      URL,
+    );
+    expect(markdown).toContain("Lead:");
+    expect(markdown).toContain("Body 5:");
+  });
+
+  it("falls back to a tree cleaned without trusting names when the article sits in a misnamed wrapper", async () => {
+    for (const wrapper of [
+      '<aside class="layout">',
+      '<div class="sidebar_content">',
+      '<div role="banner">',
+    ]) {
+      const close = wrapper.startsWith("<aside") ? "</aside>" : "</div>";
+      const { markdown } = await extractMarkdown(
+        page(`${wrapper}<h1>Budget review</h1>${paragraphs(3, "Part")}${close}`),
+        URL,
+      );
+      expect(markdown, wrapper).toContain("Part 2:");
+    }
+  });
+
+  it("still drops hidden text in the fallback", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<aside class="layout">${paragraphs(3, "Part")}<p aria-hidden="true">SECRET-INSTRUCTION</p>` +
+          `<div style="display:none">SECRET-INSTRUCTION</div><template>SECRET-INSTRUCTION</template></aside>`,
+      ),
+      URL,
+    );
+    expect(markdown).toContain("Part 2:");
+    expect(markdown).not.toContain("SECRET-INSTRUCTION");
+  });
+});
