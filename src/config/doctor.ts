@@ -86,7 +86,8 @@ async function probe(websift: Websift, provider: string): Promise<DoctorReport["
   return { status: r.status, ms: Date.now() - t0, detail };
 }
 
-async function providerHealth(
+/** Every provider: configured, paid and frozen, and until when it (or a DuckDuckGo region) is cooling down. */
+export async function providerHealth(
   websift: Websift,
   env: Record<string, string | undefined>,
 ): Promise<ProviderHealth[]> {

@@ -1,0 +1,187 @@
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { z } from "zod";
+import { readWebAbility, writeWebAbility } from "../../config/abilities.js";
+import { updateConfigFile } from "../../config/config-file.js";
+import { providerHealth } from "../../config/doctor.js";
+import { readEnvFile, validEnvValue, writeEnvVariable } from "../../config/env-file.js";
+import { ConfigError } from "../../config/load.js";
+import { SETTINGS } from "../../config/schema.js";
+import type { ServeContext } from "../context.js";
+
+/** The settings Settings → Web edits: each one takes effect on the next call after a save. */
+export const WEB_SETTINGS = [
+  "providerOrder",
+  "searxngUrl",
+  "safeSearch",
+  "maxResults",
+  "maxChars",
+  "longPageMode",
+  "enablePaid",
+] as const;
+
+/** Keys the page may write to `.env`; nothing else can be named. */
+export const KEYS: Readonly<Record<string, string>> = {
+  brave: "BRAVE_API_KEY",
+  tavily: "TAVILY_API_KEY",
+  exa: "EXA_API_KEY",
+  perplexity: "PERPLEXITY_API_KEY",
+  gemini: "GEMINI_API_KEY",
+};
+
+const specOf = (key: string) => SETTINGS.find((s) => s.key === key);
+
+const settingsBody = z.strictObject({
+  ...Object.fromEntries(
+    WEB_SETTINGS.map((key) => [key, (specOf(key)?.schema ?? z.never()).nullable().optional()]),
+  ),
+  budgets: z.record(z.string(), z.number().int().min(100).max(600_000)).nullable().optional(),
+});
+const abilitiesBody = z.strictObject({ web: z.boolean() });
+const keyBody = z.strictObject({ value: z.string().trim() });
+
+/** `/v1/admin/*`: what the dashboard reads and changes. Secrets go in, never out. */
+export function registerAdmin(app: FastifyInstance, ctx: ServeContext): void {
+  const bad = (reply: FastifyReply, reason: string) => reply.code(400).send({ error: reason });
+
+  app.get("/v1/admin/abilities", async () => abilities(ctx));
+  app.put("/v1/admin/abilities", async (request, reply) => {
+    const body = abilitiesBody.safeParse(request.body);
+    if (!body.success) return bad(reply, 'send {"web": true} or {"web": false}');
+    await writeWebAbility(ctx.store, body.data.web);
+    ctx.log(`dashboard: web access turned ${body.data.web ? "on" : "off"}`);
+    return abilities(ctx);
+  });
+
+  app.get("/v1/admin/settings", async () => settings(ctx));
+  app.put("/v1/admin/settings", async (request, reply) => {
+    const body = settingsBody.safeParse(request.body);
+    if (!body.success) return bad(reply, issueLine(body.error));
+    const changes = body.data as Record<string, unknown>;
+    const known = new Set(ctx.websift().providers.map((p) => p.name));
+    const order = changes.providerOrder;
+    if (typeof order === "string") {
+      const unknown = order.split(",").filter((n) => !known.has(n) && n !== "keyless");
+      if (unknown.length) return bad(reply, `providerOrder: unknown provider ${unknown.join(", ")}`);
+    }
+    const budgets = changes.budgets as Record<string, number> | null | undefined;
+    const unknownBudget = Object.keys(budgets ?? {}).filter((n) => !known.has(n));
+    if (unknownBudget.length) return bad(reply, `budgets: unknown provider ${unknownBudget.join(", ")}`);
+    if (budgets && !Object.keys(budgets).length) changes.budgets = null;
+    try {
+      updateConfigFile(ctx.configPath, changes);
+    } catch (error) {
+      if (error instanceof ConfigError) return bad(reply, error.message);
+      throw error;
+    }
+    await ctx.reload();
+    ctx.log(`dashboard: settings saved to ${ctx.configPath} (${Object.keys(changes).join(", ")})`);
+    return settings(ctx);
+  });
+
+  app.put<{ Params: { name: string } }>("/v1/admin/keys/:name", async (request, reply) => {
+    const env = KEYS[request.params.name];
+    if (!env)
+      return bad(reply, `unknown key "${request.params.name}" (known: ${Object.keys(KEYS).join(", ")})`);
+    const body = keyBody.safeParse(request.body);
+    if (!body.success || !validEnvValue(body.data.value))
+      return bad(reply, "the key must be 8 to 512 letters, digits or . _ ~ + / = : -");
+    writeEnvVariable(ctx.envPath, env, body.data.value);
+    await ctx.reload();
+    ctx.log(`dashboard: ${env} written to ${ctx.envPath}`);
+    return { keys: keys(ctx) };
+  });
+  app.delete<{ Params: { name: string } }>("/v1/admin/keys/:name", async (request, reply) => {
+    const env = KEYS[request.params.name];
+    if (!env)
+      return bad(reply, `unknown key "${request.params.name}" (known: ${Object.keys(KEYS).join(", ")})`);
+    writeEnvVariable(ctx.envPath, env, undefined);
+    await ctx.reload();
+    ctx.log(`dashboard: ${env} removed from ${ctx.envPath}`);
+    return { keys: keys(ctx) };
+  });
+
+  app.get("/v1/admin/health", async () => health(ctx));
+}
+
+async function abilities(ctx: ServeContext) {
+  const web = await readWebAbility(ctx.store);
+  const config = ctx.config();
+  const enabled = config.settings.find((s) => s.key === "enabled");
+  const heldOffBy =
+    config.env.WEBSIFT_ENABLED === "0"
+      ? "WEBSIFT_ENABLED=0 in the environment"
+      : enabled?.value === false
+        ? `"enabled": false in ${config.file ?? "the config file"}`
+        : undefined;
+  return {
+    web: {
+      on: web.on,
+      ...(web.changedAt ? { changedAt: new Date(web.changedAt).toISOString() } : {}),
+      ...(heldOffBy ? { heldOffBy } : {}),
+    },
+  };
+}
+
+function settings(ctx: ServeContext) {
+  const config = ctx.config();
+  return {
+    configFile: ctx.configPath,
+    settings: WEB_SETTINGS.map((key) => {
+      const s = config.settings.find((x) => x.key === key);
+      const spec = specOf(key);
+      return {
+        key,
+        env: spec?.env,
+        about: spec?.about,
+        value: s?.value ?? null,
+        source: s?.source ?? "default",
+        // A value from the environment wins over the file: saving here would not change what runs.
+        ...(s?.source === "env" ? { setBy: s.envOrigin === "dotenv" ? ".env" : "environment" } : {}),
+      };
+    }),
+    budgets: config.budgets,
+    providers: ctx.websift().providers.map((p) => ({ name: p.name, paid: p.paid, budgetMs: p.budgetMs })),
+    keys: keys(ctx),
+  };
+}
+
+/** Whether each key is set and where: never a character of its value. */
+function keys(ctx: ServeContext) {
+  const config = ctx.config();
+  const inFile = readEnvFile(ctx.envPath);
+  return Object.entries(KEYS).map(([name, env]) => {
+    const s = config.settings.find((x) => x.env === env);
+    const set = s?.value !== undefined;
+    const fromProcess = set && s?.envOrigin === "process";
+    return {
+      name,
+      env,
+      set,
+      where: set ? (fromProcess ? "environment" : ".env") : null,
+      // The page can write .env, but a value in the real environment wins over it.
+      overridden: fromProcess && inFile[env] !== undefined,
+    };
+  });
+}
+
+async function health(ctx: ServeContext) {
+  const websift = ctx.websift();
+  const config = ctx.config();
+  const activity = ctx.activity();
+  const failures: Record<string, number> = {};
+  for (const a of activity)
+    if (!["ok", "partial", "pending"].includes(a.status)) failures[a.status] = (failures[a.status] ?? 0) + 1;
+  return {
+    web: (await abilities(ctx)).web,
+    store: ctx.store.status(),
+    providers: await providerHealth(websift, config.env),
+    failures,
+    recent: activity.slice(0, 30),
+  };
+}
+
+function issueLine(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (issue?.code === "unrecognized_keys") return `unknown setting ${issue.keys.join(", ")}`;
+  return `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`;
+}
