@@ -38,7 +38,11 @@ function rawGet(
 
 describe("bearer token", () => {
   it("refuses /v1 calls without the right token with 401", async () => {
-    for (const headers of [{}, { authorization: "Bearer wrong" }, { authorization: `Basic ${TOKEN}` }]) {
+    for (const headers of <Record<string, string>[]>[
+      {},
+      { authorization: "Bearer wrong" },
+      { authorization: `Basic ${TOKEN}` },
+    ]) {
       const res = await fetch(`${server.url}/v1/health`, { headers });
       expect(res.status).toBe(401);
       expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);

@@ -1,0 +1,76 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { serveWeb } from "../mcp/harness.js";
+import { type SimWeb, startSimWeb } from "../simweb/index.js";
+import { RedisServer } from "../store/redis-server.js";
+import { gate, openEvents, type Served, serve } from "./harness.js";
+
+// Two instances of `websift serve` behind one load balancer: one Redis holds their cache, cooldowns and rate
+// limits, and carries each conversation's landings to whichever instance has its stream open.
+let web: SimWeb;
+let redis: RedisServer;
+let a: Served;
+let b: Served;
+beforeAll(async () => {
+  web = await startSimWeb();
+  redis = await RedisServer.start();
+  const env = { WEBSIFT_STORE: "redis", WEBSIFT_REDIS_URL: redis.url };
+  a = await serve(web, { env });
+  b = await serve(web, { env });
+});
+afterAll(async () => {
+  await Promise.all([a?.close(), b?.close()]);
+  await redis?.kill();
+  await web?.close();
+});
+afterEach(() => web.reset());
+
+describe("two instances sharing Redis", () => {
+  it("report the redis store as healthy", async () => {
+    for (const s of [a, b]) {
+      const health = await (await fetch(`${s.url}/v1/health`)).json();
+      expect(health.store).toEqual({ backend: "redis", degraded: false });
+    }
+  });
+
+  it("share one search cache", async () => {
+    serveWeb(web);
+    const first = await (await a.post("/v1/search", { query: "weather jakarta fleet" })).json();
+    expect(first.status).toBe("ok");
+    const asked = web.requests.length;
+    const second = await (await b.post("/v1/search", { query: "weather jakarta fleet" })).json();
+    expect(second.status).toBe("ok");
+    expect(second.cached).toBe(true);
+    expect(web.requests.length).toBe(asked);
+  });
+
+  it("deliver a landing from instance B to the stream open on instance A", async () => {
+    const door = gate();
+    web.route("www.example.com", "/fleet-slow", async () => {
+      await door.wait;
+      return {
+        headers: { "content-type": "text/html" },
+        body: `<html><head><title>Fleet page</title></head><body><main><article><h1>Fleet page</h1><p>${"Each instance reads the same shared state and hears the same landings. ".repeat(5)}</p></article></main></body></html>`,
+      };
+    });
+    const stream = await openEvents(`${a.url}/v1/conversations/fleet-1/events`);
+    try {
+      const res = await b.post("/v1/read", {
+        url: "https://www.example.com/fleet-slow",
+        conversation_id: "fleet-1",
+      });
+      const pending = await res.json();
+      expect(pending.status).toBe("pending");
+      door.open();
+      const landed = await stream.next();
+      expect(landed.data).toMatchObject({
+        id: pending.id,
+        status: "ok",
+        title: "Fleet page",
+        conversation_id: "fleet-1",
+      });
+      expect(landed.data.text).toMatch(/<<<WEB_CONTENT nonce=/);
+    } finally {
+      stream.close();
+    }
+  });
+});
