@@ -1,0 +1,19 @@
+/**
+ * `websift mcp` on stdio with short waits, for test/mcp/pending.test.ts: the CLI has no flag for the wait, and
+ * a test cannot sit through the 25 s default. The web is reached through HTTPS_PROXY (the simulated web's proxy).
+ */
+import { serveMcpStdio } from "../../src/mcp/stdio.js";
+import { MemoryStore } from "../../src/store/store.js";
+import { createWebsift } from "../../src/websift.js";
+
+const websift = createWebsift({
+  env: process.env,
+  store: new MemoryStore(),
+  settings: { ddgRetryDelayMs: 5 },
+});
+await serveMcpStdio({
+  websift,
+  waitSeconds: Number(process.env.TEST_WAIT_SECONDS),
+  deadlineSeconds: Number(process.env.TEST_DEADLINE_SECONDS),
+});
+await websift.close();
