@@ -53,7 +53,8 @@ export interface InFlightLookup {
 }
 
 export interface SessionOptions {
-  waitSeconds?: number;
+  /** A function is asked on every turn: the operator's setting may change while the session lives. */
+  waitSeconds?: number | (() => number | undefined);
   deadlineSeconds?: number;
   maxConcurrent?: number;
   /** Receives each lookup that outlived its turn, once, for the conversation that asked. */
@@ -138,7 +139,9 @@ const CLOSE_GRACE_MS = 2000;
  */
 export function createSession(websift: SessionWebsift, options: SessionOptions = {}): Session {
   const clock = options.clock ?? systemClock;
-  const waitMs = seconds(options.waitSeconds ?? 3, "waitSeconds") * 1000;
+  const wait = options.waitSeconds;
+  const waitMs = () => seconds((typeof wait === "function" ? wait() : wait) ?? 3, "waitSeconds") * 1000;
+  if (typeof wait !== "function") waitMs();
   const deadlineSeconds = seconds(options.deadlineSeconds ?? 20, "deadlineSeconds");
   const slots = new SlotQueue(options.maxConcurrent ?? 3);
   const memory = createWebMemory(clock);
@@ -189,7 +192,7 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
       }
       if (turn?.aborted) return stopWaiting();
       ticket.waiters.add(onResult);
-      timer = clock.setTimeout(stopWaiting, waitMs);
+      timer = clock.setTimeout(stopWaiting, waitMs());
       turn?.addEventListener("abort", stopWaiting, { once: true });
     });
   }
