@@ -6,9 +6,10 @@ import { findFirst, isTag, parseHtml } from "./dom.js";
 import { baseUrlOf, usefulLinks } from "./links.js";
 import { scoreContainers, topCandidate, withSiblings } from "./main-content.js";
 import { type Rendered, renderMarkdown } from "./markdown.js";
-import { readMetadata } from "./metadata.js";
+import { documentTitle, readMetadata } from "./metadata.js";
 import { pruneContent } from "./prune.js";
 import { TextStatsIndex } from "./text-stats.js";
+import { dropTitleHeading } from "./title-heading.js";
 
 export interface ExtractedPage {
   title?: string;
@@ -32,25 +33,28 @@ export async function extractMarkdown(html: string, url: string): Promise<Extrac
   limitDepth(doc);
   const meta = readMetadata(doc);
   const baseUrl = baseUrlOf(doc, url);
-  let best = extract(doc, "strict");
+  const declaredTitle = documentTitle(doc);
+  let best = extract(doc, "strict", declaredTitle);
   // A short primary may mean a name or landmark took the article with it (a "sidebar" layout wrapper, an
   // unclosed <header>); a second pass that trusts no names wins when it finds clearly more.
   if (best.markdown.length < MIN_PRIMARY_CHARS) {
     const again = parseHtml(html);
     limitDepth(again);
-    const loose = extract(again, "loose");
+    const loose = extract(again, "loose", declaredTitle);
     if (loose.markdown.length > best.markdown.length * 2) best = loose;
   }
   return { ...meta, markdown: best.markdown, links: usefulLinks(best.hrefs, baseUrl, url) };
 }
 
-function extract(doc: Document, mode: "strict" | "loose"): Rendered {
+function extract(doc: Document, mode: "strict" | "loose", title: string | undefined): Rendered {
   cleanTree(doc, mode);
   const root =
     findFirst(doc, (el) => el.name === "body") ??
     findFirst(doc, (el) => el.name === "html") ??
     doc.children.find(isTag);
-  return renderMarkdown(root ? mainContent(root) : []);
+  const roots = root ? mainContent(root) : [];
+  dropTitleHeading(roots, title);
+  return renderMarkdown(roots);
 }
 
 /** The innermost element still holding nearly all of the page's prose: the page minus its frame. */

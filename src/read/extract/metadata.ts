@@ -82,7 +82,8 @@ function metaValues(doc: Document): Map<string, string> {
   return values;
 }
 
-function documentTitle(doc: Document): string | undefined {
+/** The `<title>` element's text: what the page declares, never guessed from the body. */
+export function documentTitle(doc: Document): string | undefined {
   const el = findFirst(doc, (e) => e.name === "title");
   return el ? collapseWhitespace(textContent(el)) || undefined : undefined;
 }

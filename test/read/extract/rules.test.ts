@@ -93,4 +93,29 @@ describe("extractMarkdown: selection rules", () => {
     expect(markdown).toContain("Part 2:");
     expect(markdown).not.toContain("SECRET-INSTRUCTION");
   });
+
+  it("drops the first heading when it repeats the page title, which is returned as metadata", async () => {
+    const html = `<html><head><title>Budget review delayed again - Example News</title></head><body><article><h1>Budget review delayed again</h1><p>${PROSE}</p><h2>What comes next</h2><p>${PROSE}</p></article></body></html>`;
+    const { title, markdown } = await extractMarkdown(html, URL);
+    expect(title).toBe("Budget review delayed again - Example News");
+    expect(markdown).not.toContain("Budget review delayed");
+    expect(markdown).toContain("## What comes next");
+  });
+
+  it("keeps a first heading that says something the title does not", async () => {
+    const html = `<html><head><title>Example News</title></head><body><article><h1>Budget review delayed again</h1><p>${PROSE}</p></article></body></html>`;
+    const { markdown } = await extractMarkdown(html, URL);
+    expect(markdown).toContain("# Budget review delayed again");
+  });
+
+  it("drops an author bio box at the end of the article", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<article>${paragraphs(3, "Part")}<div class="post-bio"><p>Jane Doe is a reporter based in Oslo who covers budgets.</p></div></article>`,
+      ),
+      URL,
+    );
+    expect(markdown).toContain("Part 2:");
+    expect(markdown).not.toContain("Jane Doe");
+  });
 });
