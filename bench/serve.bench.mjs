@@ -1,0 +1,175 @@
+// HTTP service: throughput and p99 latency of `POST /v1/search` under autocannon, on cache hits (one query
+// repeated) and on the simulated web at a fixed latency (a distinct query per request, so every call runs the
+// search chain), for 1 instance vs 2 instances sharing one real redis-server.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { register } from "tsx/esm/api";
+
+register();
+const quick = process.argv.includes("--quick");
+const LATENCY_MS = 50;
+const CONNECTIONS = 32;
+const SECONDS = quick ? 3 : 8;
+const ROUNDS = quick ? 1 : 3;
+// autocannon's connections all come from 127.0.0.1, one client to the server; a fleet behind a load balancer
+// sees many. The per-client cap (4 running + 16 queued by default) would measure the cap, so it is raised here.
+const CAP = { running: 256, waiting: 256 };
+
+// Child mode: one instance in its own process with its own simulated web, sharing the Redis it is given.
+if (process.argv.includes("--serve")) {
+  const redisUrl = process.argv[process.argv.indexOf("--serve") + 1];
+  const { startSimWeb } = await import("../test/simweb/index.ts");
+  const { createServeContext } = await import("../dist/serve/serve-context.js");
+  const { buildServeApp, listen } = await import("../dist/serve/app.js");
+  const web = await startSimWeb();
+  web.route("html.duckduckgo.com", "/html/", {
+    headers: { "content-type": "text/html; charset=utf-8" },
+    body: web.fixture("duckduckgo/ddg-html-results-with-ad-weather-jakarta-2026-02.html"),
+  });
+  web.setLatency(LATENCY_MS);
+  const ctx = createServeContext({
+    cwd: "/nonexistent-websift-bench",
+    home: "/nonexistent-websift-bench",
+    env: { WEBSIFT_STORE: "redis", WEBSIFT_REDIS_URL: redisUrl },
+    overrides: { ...web.netConfig, timeoutMs: 15_000 },
+    log: (line) => process.stderr.write(`serve: ${line}\n`),
+  });
+  const app = await buildServeApp(ctx, { clientCap: CAP });
+  const where = await listen(app, ctx, { port: 0 });
+  process.stdout.write(`${JSON.stringify({ url: where.url })}\n`);
+  process.stdin.resume();
+  process.stdin.on("end", async () => {
+    await app.close();
+    await ctx.close();
+    await web.close();
+    process.exit(0);
+  });
+  await new Promise(() => {});
+}
+
+const { RedisServer } = await import("../test/store/redis-server.ts");
+const SELF = fileURLToPath(import.meta.url);
+
+function startInstance(redisUrl) {
+  const child = spawn(process.execPath, [SELF, "--serve", redisUrl], { stdio: ["pipe", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      const at = out.indexOf("\n");
+      if (at >= 0) resolve({ url: JSON.parse(out.slice(0, at)).url, child });
+    });
+    child.once("exit", (code) => reject(new Error(`instance exited (${code})`)));
+  });
+}
+async function stopInstance({ child }) {
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.stdin.end();
+  await exited;
+}
+
+let distinct = 0;
+function load(url, connections, body) {
+  return autocannon({
+    url: `${url}/v1/search`,
+    connections,
+    duration: SECONDS,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(body()) }) }],
+  });
+}
+
+/** The same total connections split over the instances, all load generators running at once; sums and worst p99. */
+async function measure(urls, body) {
+  const per = Math.ceil(CONNECTIONS / urls.length);
+  const results = await Promise.all(urls.map((u) => load(u, per, body)));
+  return {
+    rps: results.reduce((s, r) => s + r.requests.average, 0),
+    p50: Math.max(...results.map((r) => r.latency.p50)),
+    p99: Math.max(...results.map((r) => r.latency.p99)),
+    non2xx: results.reduce((s, r) => s + r.non2xx, 0),
+    errors: results.reduce((s, r) => s + r.errors + r.timeouts, 0),
+  };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const SCENARIOS = [
+  { name: "cache hit (same query)", body: () => ({ query: "weather jakarta" }) },
+  {
+    name: `simulated web, ${LATENCY_MS} ms latency (distinct queries)`,
+    body: () => ({ query: `weather jakarta ${distinct++}` }),
+  },
+];
+
+const redis = await RedisServer.start();
+const rows = [];
+for (const scenario of SCENARIOS) {
+  for (const count of [1, 2]) {
+    const rounds = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const instances = await Promise.all(Array.from({ length: count }, () => startInstance(redis.url)));
+      const urls = instances.map((i) => i.url);
+      // Warm up (and fill the cache for the hit scenario) before measuring.
+      for (const url of urls)
+        await fetch(`${url}/v1/search`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ query: "weather jakarta" }),
+        });
+      const measured = await measure(urls, scenario.body);
+      // A store that fell back to memory mid-run would flatter the numbers: say so.
+      for (const url of urls) {
+        const health = await (await fetch(`${url}/v1/health`)).json();
+        if (health.store.degraded) measured.degraded = true;
+      }
+      process.stderr.write(
+        `serve bench: ${scenario.name}, ${count} instance(s): ${JSON.stringify(measured)}\n`,
+      );
+      rounds.push(measured);
+      await Promise.all(instances.map(stopInstance));
+    }
+    const pick = (k) => median(rounds.map((r) => r[k]));
+    rows.push({
+      scenario: scenario.name,
+      count,
+      rps: pick("rps"),
+      p50: pick("p50"),
+      p99: pick("p99"),
+      non2xx: rounds.reduce((s, r) => s + r.non2xx, 0),
+      errors: rounds.reduce((s, r) => s + r.errors, 0),
+      degraded: rounds.some((r) => r.degraded),
+    });
+  }
+}
+await redis.kill();
+
+const table = rows
+  .map(
+    (r) =>
+      `| ${r.scenario} | ${r.count} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.non2xx} | ${r.errors} | ${r.degraded ? "yes" : "no"} |`,
+  )
+  .join("\n");
+const ratio = (scenario) => {
+  const [one, two] = rows.filter((r) => r.scenario === scenario);
+  return (two.rps / one.rps).toFixed(2);
+};
+
+console.log(`## HTTP service (websift serve)
+
+\`POST /v1/search\` under autocannon, ${CONNECTIONS} connections in total for ${SECONDS} s, median of ${ROUNDS} round(s),
+each instance a \`websift serve\` app in its own process with its own simulated web, all sharing one local
+redis-server (cache, cooldowns, rate limits, landings). With 2 instances the connections are split between them
+and two autocannon runs go at once, one per instance: req/s is their sum, p50 and p99 the worse of the two.
+The per-client cap is raised to ${CAP.running} running + ${CAP.waiting} queued: autocannon is one client (127.0.0.1),
+a fleet behind a load balancer is many. Load generator, instances, simulated web and Redis share this machine's
+cores, so a second instance adds capacity only as far as cores are free.
+
+| scenario | instances | req/s | p50 ms | p99 ms | non-2xx | errors | store degraded |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |
+${table}
+
+2 instances vs 1: ×${ratio(SCENARIOS[0].name)} on cache hits, ×${ratio(SCENARIOS[1].name)} on the simulated web.
+`);
+process.exit(0);
