@@ -1,12 +1,10 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { webAbilityGate } from "../../src/config/abilities.js";
 import { recordFailure } from "../../src/search/suspension.js";
-import { registerDashboard } from "../../src/serve/dashboard/index.js";
-import { MemoryStore } from "../../src/store/store.js";
 import { serveWeb } from "../mcp/harness.js";
 import { type SimWeb, startSimWeb } from "../simweb/index.js";
-import { type Served, serve } from "./harness.js";
+import { dashboardServer } from "./dashboard-harness.js";
+import type { Served } from "./harness.js";
 
 const KEY = "test-SECRET-brave-0001abcd";
 const BRAVE_FIXTURE = "brave/brave-web-search-swift6-concurrency-2025-02.json";
@@ -17,33 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => web.close());
 afterEach(() => web.reset());
-
-/** `websift serve` with the dashboard, its switch read from the store every surface shares. */
-async function dashboard(
-  options: { env?: Record<string, string>; token?: string; config?: object } = {},
-): Promise<Served> {
-  const store = Object.assign(new MemoryStore(), {
-    status: () => ({ backend: "memory" as const, degraded: false }),
-  });
-  const served = await serve(web, {
-    env: options.env,
-    context: {
-      store,
-      overrides: {
-        ...web.netConfig,
-        settings: { ddgRetryDelayMs: 5 },
-        timeoutMs: 15_000,
-        enabled: webAbilityGate(store),
-      },
-    },
-    app: { routes: [registerDashboard], token: options.token },
-  });
-  if (options.config) {
-    writeFileSync(served.ctx.configPath, JSON.stringify(options.config));
-    await served.ctx.reload();
-  }
-  return served;
-}
 
 const call = async (s: Served, method: string, path: string, body?: unknown) => {
   const res = await fetch(`${s.url}${path}`, {
@@ -57,7 +28,7 @@ const call = async (s: Served, method: string, path: string, body?: unknown) => 
 
 describe("the page", () => {
   it("is served with its own style and script under a policy that lets it reach nothing else", async () => {
-    const s = await dashboard();
+    const s = await dashboardServer(web);
     try {
       const page = await fetch(`${s.url}/`);
       expect(page.status).toBe(200);
@@ -78,7 +49,7 @@ describe("the page", () => {
   });
 
   it("loads without the token while every admin route asks for it", async () => {
-    const s = await dashboard({ token: "test-SECRET-serve-token" });
+    const s = await dashboardServer(web, { token: "test-SECRET-serve-token" });
     try {
       expect((await fetch(`${s.url}/`)).status).toBe(200);
       expect((await call(s, "GET", "/v1/admin/abilities")).status).toBe(401);
@@ -95,7 +66,7 @@ describe("the page", () => {
 
 describe("/v1/admin/abilities", () => {
   it("switches web access off for the API at once (no request reaches the web) and on again", async () => {
-    const s = await dashboard();
+    const s = await dashboardServer(web);
     try {
       serveWeb(web);
       expect((await call(s, "GET", "/v1/admin/abilities")).json).toEqual({ web: { on: true } });
@@ -121,7 +92,7 @@ describe("/v1/admin/abilities", () => {
   });
 
   it("says when the environment holds web access off whatever the switch says", async () => {
-    const s = await dashboard({ env: { WEBSIFT_ENABLED: "0" } });
+    const s = await dashboardServer(web, { env: { WEBSIFT_ENABLED: "0" } });
     try {
       const { json } = await call(s, "GET", "/v1/admin/abilities");
       expect(json.web).toMatchObject({ on: true, heldOffBy: "WEBSIFT_ENABLED=0 in the environment" });
@@ -133,7 +104,9 @@ describe("/v1/admin/abilities", () => {
 
 describe("/v1/admin/settings", () => {
   it("merges into the config file, keeping what it does not edit, and the next call uses the new defaults", async () => {
-    const s = await dashboard({ config: { $schema: "./schema.json", mcpPort: 9999, providers: { x: 1 } } });
+    const s = await dashboardServer(web, {
+      config: { $schema: "./schema.json", mcpPort: 9999, providers: { x: 1 } },
+    });
     try {
       serveWeb(web);
       const before = await (await s.post("/v1/search", { query: "weather jakarta" })).json();
@@ -185,7 +158,7 @@ describe("/v1/admin/settings", () => {
   });
 
   it("refuses bad values with 400 and leaves the file untouched", async () => {
-    const s = await dashboard({ config: { mcpPort: 9999 } });
+    const s = await dashboardServer(web, { config: { mcpPort: 9999 } });
     try {
       const cases: [unknown, RegExp][] = [
         [{ maxResults: 50 }, /maxResults/],
@@ -210,7 +183,7 @@ describe("/v1/admin/settings", () => {
   });
 
   it("says which values the environment sets (and so wins over the file)", async () => {
-    const s = await dashboard({ env: { WEBSIFT_MAX_RESULTS: "7" } });
+    const s = await dashboardServer(web, { env: { WEBSIFT_MAX_RESULTS: "7" } });
     try {
       const { json } = await call(s, "GET", "/v1/admin/settings");
       const max = json.settings.find((x: { key: string }) => x.key === "maxResults");
@@ -228,7 +201,7 @@ describe("/v1/admin/settings", () => {
 
 describe("/v1/admin/keys", () => {
   it("writes a pasted key to .env (0600, other lines kept), never returns or logs it, and the next search uses it", async () => {
-    const s = await dashboard();
+    const s = await dashboardServer(web);
     try {
       const envPath = s.ctx.envPath;
       writeFileSync(envPath, "# mine\nWEBSIFT_TIMEOUT=15\n", { mode: 0o644 });
@@ -276,7 +249,7 @@ describe("/v1/admin/keys", () => {
   });
 
   it("refuses unknown names and values that are not keys", async () => {
-    const s = await dashboard();
+    const s = await dashboardServer(web);
     try {
       expect((await call(s, "PUT", "/v1/admin/keys/openai", { value: KEY })).status).toBe(400);
       expect((await call(s, "DELETE", "/v1/admin/keys/HOME")).status).toBe(400);
@@ -292,7 +265,7 @@ describe("/v1/admin/keys", () => {
   });
 
   it("says when the real environment's key wins over the one pasted here", async () => {
-    const s = await dashboard({ env: { TAVILY_API_KEY: "test-SECRET-tavily-from-env" } });
+    const s = await dashboardServer(web, { env: { TAVILY_API_KEY: "test-SECRET-tavily-from-env" } });
     try {
       const { json } = await call(s, "PUT", "/v1/admin/keys/tavily", { value: "test-SECRET-tavily-pasted" });
       expect(json.keys.find((k: { name: string }) => k.name === "tavily")).toMatchObject({
@@ -309,7 +282,7 @@ describe("/v1/admin/keys", () => {
 
 describe("/v1/admin/health", () => {
   it("lists providers (configured, frozen, cooling), the store, failures by kind and recent lookups", async () => {
-    const s = await dashboard({ env: { BRAVE_API_KEY: KEY } });
+    const s = await dashboardServer(web, { env: { BRAVE_API_KEY: KEY } });
     try {
       serveWeb(web);
       await s.post("/v1/search", { query: "weather jakarta" });

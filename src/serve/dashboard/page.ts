@@ -59,10 +59,11 @@ export const PAGE_HTML = `<!doctype html>
     <div class="grid">
       <div class="field">
         <label for="safeSearch">Safe search</label>
-        <select id="safeSearch" name="safeSearch">
-          <option value="">Default (each engine's own)</option>
+        <select id="safeSearch" name="safeSearch" aria-describedby="safeSearch-help">
+          <option value="">Default</option>
           <option value="off">Off</option><option value="moderate">Moderate</option><option value="strict">Strict</option>
         </select>
+        <small id="safeSearch-help">Default: each engine's own.</small>
       </div>
       <div class="field">
         <label for="maxResults">Max results</label>
@@ -74,11 +75,12 @@ export const PAGE_HTML = `<!doctype html>
       </div>
       <div class="field">
         <label for="longPageMode">Long-page mode</label>
-        <select id="longPageMode" name="longPageMode">
-          <option value="">Default (passages when looking for something, else cut)</option>
+        <select id="longPageMode" name="longPageMode" aria-describedby="longPageMode-help">
+          <option value="">Default</option>
           <option value="passages">Passages</option><option value="cut">Cut at a paragraph</option>
           <option value="head-tail">Head and tail</option>
         </select>
+        <small id="longPageMode-help">Default: passages when the call says what it looks for, else cut.</small>
       </div>
     </div>
     <div class="field check">

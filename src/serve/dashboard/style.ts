@@ -21,6 +21,7 @@ h3 { font-size: 1rem; margin: 0 0 .5rem; }
 @media (max-width: 800px) { .split { grid-template-columns: 1fr; } }
 .field { display: flex; flex-direction: column; gap: .25rem; margin-bottom: .9rem; }
 .field.check { flex-direction: row; align-items: center; gap: .5rem; }
+.field.check input { width: 1.1rem; height: 1.1rem; }
 label, legend { font-weight: 600; }
 small, .hint { color: var(--muted); }
 input, select, button { font: inherit; }
@@ -44,7 +45,7 @@ fieldset.inline label { font-weight: normal; }
 .switch .knob { position: absolute; top: .15rem; left: .2rem; width: 1.6rem; height: 1.6rem; border-radius: 50%; background: #fff; box-shadow: 0 1px 3px #0005; transition: left .15s; }
 .switch[aria-checked="true"] { background: var(--ok); border-color: var(--ok); }
 .switch[aria-checked="true"] .knob { left: 2.05rem; }
-.keys .key { display: grid; grid-template-columns: 8rem 1fr auto auto; gap: .75rem; align-items: center; padding: .5rem 0; border-bottom: 1px solid var(--line); }
+.keys .key { display: grid; grid-template-columns: 8rem 1fr 5rem 6.5rem; gap: .75rem; align-items: center; padding: .5rem 0; border-bottom: 1px solid var(--line); }
 .keys .key:last-child { border-bottom: 0; }
 .keys .masked { font-family: ui-monospace, monospace; color: var(--muted); }
 pre { white-space: pre-wrap; word-break: break-word; background: #0f1720; color: #e6edf3; padding: 1rem; border-radius: 6px; min-height: 12rem; max-height: 36rem; overflow: auto; margin: 0; font-size: .85rem; }
