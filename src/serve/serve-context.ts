@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { webAbilityGate } from "../config/abilities.js";
 import { CONFIG_FILE_NAME, findConfigFile, loadConfig, type ResolvedConfig } from "../config/load.js";
 import { createSession, type Landing, type Session, type SessionOptions } from "../session/session.js";
 import { openStore, type StatusStore } from "../store/open-store.js";
@@ -15,7 +16,7 @@ export interface ServeContextOptions {
   overrides?: Partial<WebsiftConfig>;
   /** Shared state; opened from the config (sqlite, or redis with WEBSIFT_REDIS_URL) when absent. */
   store?: StatusStore;
-  /** waitSeconds, deadlineSeconds, maxConcurrent of the conversation session. */
+  /** deadlineSeconds, maxConcurrent of the conversation session; waitSeconds wins over the config's. */
   session?: Omit<SessionOptions, "onLanded">;
   log?: (line: string) => void;
   /** Recent API calls kept for the Health page (default 200). */
@@ -35,6 +36,7 @@ export interface ServeRuntime extends ServeContext {
 /** One built library instance and the calls still running on it. */
 interface Generation {
   config: ResolvedConfig;
+  enabled: () => Promise<boolean>;
   raw: Websift;
   view: Websift;
   running: number;
@@ -59,13 +61,18 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
 
   function build(config: ResolvedConfig): Generation {
     const verbose = config.env.WEBSIFT_DEBUG === "1";
+    const settings = config.toWebsiftConfig();
+    const overridden = options.overrides?.enabled;
+    // The config file, the caller's override and the dashboard's switch in the shared store must all allow.
+    const enabled = webAbilityGate(store, async () => (await allows(settings.enabled)) && allows(overridden));
     const raw = createWebsift({
-      ...config.toWebsiftConfig(),
+      ...settings,
       ...options.overrides,
       store: shared,
+      enabled,
       log: verbose ? log : undefined,
     });
-    const gen: Generation = { config, raw, view: raw, running: 0, retired: false };
+    const gen: Generation = { config, enabled, raw, view: raw, running: 0, retired: false };
     gen.view = trackedView(gen);
     return gen;
   }
@@ -106,6 +113,8 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
       answer: (query, o) => current.view.answer(query, o),
     },
     {
+      // Read on every turn, so the wait set in the dashboard applies after its reload without a new session.
+      waitSeconds: () => current.config.waitSeconds,
       ...options.session,
       onLanded(landing) {
         for (const listener of listeners) listener(landing);
@@ -138,10 +147,8 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
       return () => listeners.delete(listener);
     },
     async enabled() {
-      const config = current.config;
-      if (config.env.WEBSIFT_ENABLED === "0") return false;
-      const switchOn = options.overrides?.enabled ?? config.toWebsiftConfig().enabled;
-      return typeof switchOn === "function" ? switchOn() : switchOn !== false;
+      if (current.config.env.WEBSIFT_ENABLED === "0") return false;
+      return current.enabled();
     },
     async close() {
       await session.close();
@@ -150,6 +157,10 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
       await store.close();
     },
   };
+}
+
+async function allows(setting: WebsiftConfig["enabled"]): Promise<boolean> {
+  return (typeof setting === "function" ? await setting() : setting) !== false;
 }
 
 function keepOpen(store: StatusStore): Store & { status: StatusStore["status"] } {

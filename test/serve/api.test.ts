@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { writeWebAbility } from "../../src/config/abilities.js";
 import { webFetch, webSearch } from "../../src/mcp/tools.js";
 import { serveWeb, websiftFor } from "../mcp/harness.js";
 import { type SimWeb, startSimWeb } from "../simweb/index.js";
@@ -176,6 +177,21 @@ describe("GET /v1/health and the rest", () => {
 });
 
 describe("web access off", () => {
+  it("follows the switch in the shared store at once, without a reload", async () => {
+    serveWeb(web);
+    await writeWebAbility(server.ctx.store, false);
+    try {
+      const off = await (await server.post("/v1/search", { query: "weather jakarta" })).json();
+      expect(off.status).toBe("disabled");
+      expect((await (await fetch(`${server.url}/v1/health`)).json()).abilities.web).toBe("off");
+      expect(web.requests).toHaveLength(0);
+    } finally {
+      await writeWebAbility(server.ctx.store, true);
+    }
+    const on = await (await server.post("/v1/search", { query: "weather jakarta" })).json();
+    expect(on.status).toBe("ok");
+  });
+
   it("answers disabled for every call and lets no request leave", async () => {
     for (const off of [
       { context: { overrides: { ...web.netConfig, enabled: false } } },
