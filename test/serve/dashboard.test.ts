@@ -264,6 +264,21 @@ describe("/v1/admin/keys", () => {
     }
   });
 
+  it("a bad line elsewhere in .env is reported and the running instance carries on", async () => {
+    const s = await dashboardServer(web);
+    try {
+      serveWeb(web);
+      writeFileSync(s.ctx.envPath, "WEBSIFT_MAX_RESULTS=lots\n");
+      const res = await call(s, "PUT", "/v1/admin/keys/exa", { value: "test-SECRET-exa-0001" });
+      expect(res.status).toBe(400);
+      expect(res.json.error).toMatch(/^saved, but the configuration does not load: .*WEBSIFT_MAX_RESULTS/);
+      expect(res.text).not.toContain("test-SECRET");
+      expect((await (await s.post("/v1/search", { query: "weather jakarta" })).json()).status).toBe("ok");
+    } finally {
+      await s.close();
+    }
+  });
+
   it("says when the real environment's key wins over the one pasted here", async () => {
     const s = await dashboardServer(web, { env: { TAVILY_API_KEY: "test-SECRET-tavily-from-env" } });
     try {

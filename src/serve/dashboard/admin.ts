@@ -69,11 +69,11 @@ export function registerAdmin(app: FastifyInstance, ctx: ServeContext): void {
     if (budgets && !Object.keys(budgets).length) changes.budgets = null;
     try {
       updateConfigFile(ctx.configPath, changes);
+      await ctx.reload();
     } catch (error) {
       if (error instanceof ConfigError) return bad(reply, error.message);
       throw error;
     }
-    await ctx.reload();
     ctx.log(`dashboard: settings saved to ${ctx.configPath} (${Object.keys(changes).join(", ")})`);
     return settings(ctx);
   });
@@ -86,7 +86,8 @@ export function registerAdmin(app: FastifyInstance, ctx: ServeContext): void {
     if (!body.success || !validEnvValue(body.data.value))
       return bad(reply, "the key must be 8 to 512 letters, digits or . _ ~ + / = : -");
     writeEnvVariable(ctx.envPath, env, body.data.value);
-    await ctx.reload();
+    const failed = await reloaded(ctx);
+    if (failed) return bad(reply, failed);
     ctx.log(`dashboard: ${env} written to ${ctx.envPath}`);
     return { keys: keys(ctx) };
   });
@@ -95,12 +96,24 @@ export function registerAdmin(app: FastifyInstance, ctx: ServeContext): void {
     if (!env)
       return bad(reply, `unknown key "${request.params.name}" (known: ${Object.keys(KEYS).join(", ")})`);
     writeEnvVariable(ctx.envPath, env, undefined);
-    await ctx.reload();
+    const failed = await reloaded(ctx);
+    if (failed) return bad(reply, failed);
     ctx.log(`dashboard: ${env} removed from ${ctx.envPath}`);
     return { keys: keys(ctx) };
   });
 
   app.get("/v1/admin/health", async () => health(ctx));
+}
+
+/** Reloads; a configuration mistake elsewhere (a bad line in .env) is the reason to show, and the old instance runs on. */
+async function reloaded(ctx: ServeContext): Promise<string | undefined> {
+  try {
+    await ctx.reload();
+    return undefined;
+  } catch (error) {
+    if (error instanceof ConfigError) return `saved, but the configuration does not load: ${error.message}`;
+    throw error;
+  }
 }
 
 async function abilities(ctx: ServeContext) {
@@ -150,7 +163,9 @@ function keys(ctx: ServeContext) {
   const config = ctx.config();
   const inFile = readEnvFile(ctx.envPath);
   return Object.entries(KEYS).map(([name, env]) => {
-    const s = config.settings.find((x) => x.env === env);
+    const s =
+      config.settings.find((x) => x.env === env && x.value !== undefined) ??
+      (name === "gemini" ? config.settings.find((x) => x.env === "GOOGLE_API_KEY") : undefined);
     const set = s?.value !== undefined;
     const fromProcess = set && s?.envOrigin === "process";
     return {
