@@ -12,9 +12,15 @@ const FURNITURE_LINE =
 
 // "Lea también: <other story>" lines pointing away from the article.
 const TEASER_LINE =
-  /^(?:lea(?: también| más)?|lee también|leia também|lesen sie (?:auch|mehr)|siehe auch|mehr dazu|read (?:also|more)|also read|vea también|à lire aussi|lire aussi|leggi anche|czytaj (?:też|także)|zobacz (?:też|także))\s*:/i;
+  /^(?:lea(?: también| más)?|lee también|leia também|lesen sie (?:auch|mehr|hier)|auch lesen|siehe auch|mehr dazu|(?:zum )?weiterlesen|das (?:thema )?könnte (?:dich|sie) auch interessieren|read (?:also|more)|also read|see also|vea también|(?:(?:también )?(?:le|te) )?puede interesar(?:le|te)?|puedes ver|mir[ae]|à lire aussi|lire aussi|leggi anche|czytaj (?:też|także)|zobacz (?:też|także)|dowiedz się więcej)\s*:|^>>.*<<$/i;
+
+// A line that ends in a picture credit ("… Foto: dpa", "(Credit: Grist)", "© AFP / X") is an image caption:
+// it describes a picture the reader does not get.
+const CREDIT_TAIL =
+  /(?:^|[\s(|/–—-])(?:fotos?|photos?|bild|bildquelle|kuva|quelle|credits?|crédits?|fuente|źródło|zdjęcie|foto ?credit|image)\s*:\s*[^.!?:]{2,80}\)?$|(?:^|[\s(|–—-])©\s*[^.!?:]{2,80}\)?$/i;
 
 const LINE_TAGS = new Set([
+  "figcaption",
   "p",
   "div",
   "span",
@@ -62,6 +68,10 @@ export function dropBoilerplateText(roots: Element[], stats: TextStatsIndex): vo
       const text = collapseWhitespace(textContent(el));
       if (!text || text.length > 200) return true;
       if (TEASER_LINE.test(text)) {
+        doomed.push(el);
+        return false;
+      }
+      if (CREDIT_TAIL.test(text)) {
         doomed.push(el);
         return false;
       }

@@ -118,4 +118,32 @@ describe("extractMarkdown: selection rules", () => {
     expect(markdown).toContain("Part 2:");
     expect(markdown).not.toContain("Jane Doe");
   });
+
+  it("drops image captions that end in a picture credit, and keeps prose that mentions a photo", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<article><p>${PROSE}</p><figure><img src="a.jpg" alt=""><figcaption>Rescue teams in the Eifel after the flood. Foto: Galli/Malteser</figcaption></figure>` +
+          `<p>Protesters at the gate. (Credit: Clayton Aldern / Grist)</p><p>The photo: a crowd, a gate and a sign.</p><p>${PROSE}</p></article>`,
+      ),
+      URL,
+    );
+    expect(markdown).not.toContain("Rescue teams");
+    expect(markdown).not.toContain("Protesters at the gate");
+    expect(markdown).toContain("The photo: a crowd, a gate and a sign.");
+  });
+
+  it("drops 'read also' lines in several languages", async () => {
+    const teasers = [
+      "LE PUEDE INTERESAR: La ficha del caso en Nueva York",
+      "Auch lesen: Diese drei Sternzeichen",
+      "Dowiedz się więcej: Kto jak głosował",
+      ">> Wegen Corona: Lokal muss schließen <<",
+    ];
+    const { markdown } = await extractMarkdown(
+      page(`<article><p>${PROSE}</p>${teasers.map((t) => `<p>${t}</p>`).join("")}<p>${PROSE}</p></article>`),
+      URL,
+    );
+    expect(markdown).toContain("The committee met");
+    for (const t of teasers) expect(markdown).not.toContain(t.slice(3, 20));
+  });
 });
