@@ -99,6 +99,7 @@ describe("the dashboard in Chromium", () => {
         body: web.fixture("brave/brave-web-search-swift6-concurrency-2025-02.json"),
       });
       await page.click('nav a[href="#settings"]');
+      await page.locator("#settings-form[data-loaded]").waitFor();
       await page.getByLabel("Max results").fill("5");
       await page.getByLabel("Safe search").selectOption("moderate");
       await page.click('#settings-form button[type="submit"]');

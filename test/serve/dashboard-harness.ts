@@ -1,11 +1,10 @@
 import { writeFileSync } from "node:fs";
-import { webAbilityGate } from "../../src/config/abilities.js";
 import { registerDashboard } from "../../src/serve/dashboard/index.js";
 import { MemoryStore } from "../../src/store/store.js";
 import type { SimWeb } from "../simweb/index.js";
 import { type Served, serve } from "./harness.js";
 
-/** `websift serve` with the dashboard, its switch read from the store every surface shares. */
+/** `websift serve` with the dashboard, as the CLI builds it, its library pointed at the simulated web. */
 export async function dashboardServer(
   web: SimWeb,
   options: { env?: Record<string, string>; token?: string; config?: object } = {},
@@ -21,8 +20,9 @@ export async function dashboardServer(
         ...web.netConfig,
         settings: { ddgRetryDelayMs: 5 },
         timeoutMs: 15_000,
-        enabled: webAbilityGate(store),
       },
+      // The conversation wait comes from the config (Settings → Web), as in `websift serve`.
+      session: {},
     },
     app: { routes: [registerDashboard], token: options.token },
   });

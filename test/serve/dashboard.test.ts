@@ -157,6 +157,24 @@ describe("/v1/admin/settings", () => {
     }
   });
 
+  it("a conversation's wait follows the saved waitSeconds on the next turn", async () => {
+    const s = await dashboardServer(web);
+    try {
+      web.route("html.duckduckgo.com", "/html/", {
+        headers: { "content-type": "text/html; charset=utf-8" },
+        body: web.fixture("duckduckgo/ddg-html-results-with-ad-weather-jakarta-2026-02.html"),
+        delayMs: 600,
+      });
+      const ask = async (query: string) =>
+        (await s.post("/v1/search", { query, conversation_id: "c1" })).json();
+      expect((await ask("weather jakarta")).status).toBe("ok");
+      expect((await call(s, "PUT", "/v1/admin/settings", { waitSeconds: 0.05 })).status).toBe(200);
+      expect((await ask("weather jakarta today")).status).toBe("pending");
+    } finally {
+      await s.close();
+    }
+  });
+
   it("refuses bad values with 400 and leaves the file untouched", async () => {
     const s = await dashboardServer(web, { config: { mcpPort: 9999 } });
     try {
@@ -165,6 +183,7 @@ describe("/v1/admin/settings", () => {
         [{ maxChars: "lots" }, /maxChars/],
         [{ safeSearch: "max" }, /safeSearch/],
         [{ longPageMode: "all" }, /longPageMode/],
+        [{ waitSeconds: 600 }, /waitSeconds/],
         [{ searxngUrl: "ftp://x" }, /searxngUrl/],
         [{ providerOrder: "brave,altavista" }, /unknown provider altavista/],
         [{ budgets: { nowhere: 1000 } }, /unknown provider nowhere/],

@@ -16,6 +16,7 @@ export const WEB_SETTINGS = [
   "maxResults",
   "maxChars",
   "longPageMode",
+  "waitSeconds",
   "enablePaid",
 ] as const;
 

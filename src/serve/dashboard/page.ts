@@ -82,6 +82,13 @@ export const PAGE_HTML = `<!doctype html>
         </select>
         <small id="longPageMode-help">Default: passages when the call says what it looks for, else cut.</small>
       </div>
+      <div class="field">
+        <label for="waitSeconds">Wait seconds</label>
+        <input id="waitSeconds" name="waitSeconds" type="number" min="0" max="60" step="0.1" placeholder="3"
+          aria-describedby="waitSeconds-help">
+        <small id="waitSeconds-help">A conversation waits this long for a lookup, then goes on; the result
+          arrives later by itself.</small>
+      </div>
     </div>
     <div class="field check">
       <input id="enablePaid" name="enablePaid" type="checkbox">

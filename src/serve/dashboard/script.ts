@@ -64,7 +64,7 @@ export const PAGE_JS = `"use strict";
       else a.removeAttribute("aria-current");
     });
     if (id === "health") loadHealth().catch(fail);
-    if (id === "settings") loadSettings().catch(fail);
+    if (id === "settings" && !$("settings-form").dataset.loaded) loadSettings().catch(fail);
   }
   function fail(error) { notice(error.message); }
 
@@ -90,7 +90,7 @@ export const PAGE_JS = `"use strict";
   });
 
   // Settings
-  var FIELDS = ["providerOrder", "searxngUrl", "safeSearch", "maxResults", "maxChars", "longPageMode"];
+  var FIELDS = ["providerOrder", "searxngUrl", "safeSearch", "maxResults", "maxChars", "longPageMode", "waitSeconds"];
   function renderSettings(data) {
     $("config-file").textContent = data.configFile;
     providers = data.providers;
@@ -125,7 +125,15 @@ export const PAGE_JS = `"use strict";
     if (select.options.length <= 1)
       data.providers.forEach(function (p) { select.appendChild(new Option(p.name, p.name)); });
   }
-  async function loadSettings() { renderSettings(await api("GET", "/v1/admin/settings")); }
+  // One load at a time: the first load and a tab switch would otherwise race and refill fields being typed in.
+  var settingsLoad = null;
+  function loadSettings() {
+    settingsLoad = settingsLoad || api("GET", "/v1/admin/settings").then(function (data) {
+      renderSettings(data);
+      $("settings-form").dataset.loaded = "true";
+    }).finally(function () { settingsLoad = null; });
+    return settingsLoad;
+  }
   $("settings-form").addEventListener("submit", async function (event) {
     event.preventDefault();
     var body = {};
