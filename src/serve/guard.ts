@@ -15,7 +15,7 @@ export interface GuardOptions {
 const WILDCARD = new Set(["0.0.0.0", "::", "[::]"]);
 
 /**
- * Host, Origin and token checks on every /v1 route (the dashboard's admin routes included), as for the MCP
+ * Host, Origin and token checks on every /v1 route (the dashboard's admin routes included) and on unknown paths, as for the MCP
  * server: a web page that rebinds its own name to this machine sends a foreign Host and Origin and is refused.
  * The names come from the real listening port, so they are worked out on the first request.
  */
@@ -37,7 +37,10 @@ export function installGuard(app: FastifyInstance, options: GuardOptions): void 
     };
   };
   app.addHook("onRequest", async (request, reply) => {
-    if (!request.url.startsWith("/v1/") && request.url !== "/v1") return;
+    // By the route matched, not the raw URL: the router decodes the path, so /%761/health is /v1/health. Only
+    // routes outside /v1 (the dashboard's page and assets) are open; an unknown path is guarded too.
+    const route = request.routeOptions.url;
+    if (route !== undefined && route !== "/v1" && !route.startsWith("/v1/")) return;
     config ??= configure();
     const verdict = checkRequest(request.raw, config);
     if (verdict.ok) return;

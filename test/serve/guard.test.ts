@@ -10,7 +10,14 @@ let web: SimWeb;
 let server: Served;
 beforeAll(async () => {
   web = await startSimWeb();
-  server = await serve(web, { app: { token: TOKEN, allowedOrigins: ["https://app.example.org"] } });
+  server = await serve(web, {
+    app: {
+      token: TOKEN,
+      allowedOrigins: ["https://app.example.org"],
+      // A page outside /v1, as the dashboard's: it carries no data and loads without the token.
+      routes: [(app) => void app.get("/", async () => "page")],
+    },
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -63,10 +70,21 @@ describe("bearer token", () => {
     expect((await search.json()).status).toBe("ok");
   });
 
+  it("guards a route however its path is spelt", async () => {
+    for (const path of ["/%761/health", "/v1/%68ealth", "/v1//health", "/./v1/health", "/v1/health/"]) {
+      const res = await fetch(`${server.url}${path}`);
+      expect(res.status, path).toBe(401);
+    }
+    const search = await server.post("/%761/search", { query: "x" });
+    expect(search.status).toBe(401);
+    // Unknown paths answer nothing without the token either.
+    expect((await fetch(`${server.url}/nowhere`)).status).toBe(401);
+  });
+
   it("guards the admin routes and the event streams too, not the page at /", async () => {
     expect((await fetch(`${server.url}/v1/admin/anything`)).status).toBe(401);
     expect((await fetch(`${server.url}/v1/conversations/c1/events`)).status).toBe(401);
-    expect((await fetch(`${server.url}/`)).status).not.toBe(401);
+    expect((await fetch(`${server.url}/`)).status).toBe(200);
   });
 });
 
