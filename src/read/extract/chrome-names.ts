@@ -15,7 +15,8 @@ const CONTENT_HINT = /article|body|content|main|post|entry|story|text|blog|threa
 const CONTENT_TOKEN =
   /^(?:entry|entry-content|post|post-content|post-body|article|article-body|article-content|content|main|main-content|story|story-body|text|body|hentry)$/i;
 
-const COMMENTS = /comment|disqus|respond|replies|(?:^|[\s_-])reply(?:$|[\s_-])/i;
+// "commentary" names an opinion piece, not its readers' comments.
+const COMMENTS = /comment(?!ary)|disqus|respond|replies|(?:^|[\s_-])reply(?:$|[\s_-])/i;
 
 export type ChromeKind = "chrome" | "comments";
 

@@ -146,4 +146,19 @@ describe("extractMarkdown: selection rules", () => {
     expect(markdown).toContain("The committee met");
     for (const t of teasers) expect(markdown).not.toContain(t.slice(3, 20));
   });
+
+  it("reads a 'commentary' (an opinion piece) as the article, not as reader comments", async () => {
+    const comments = Array.from({ length: 30 }, (_, i) => `<li><p>Reader ${i} says: ${PROSE}</p></li>`).join(
+      "",
+    );
+    const { markdown } = await extractMarkdown(
+      page(
+        `<div class="article commentary"><article>${paragraphs(10, "Opinion")}</article></div>` +
+          `<div class="sect_commentlinks"><ul>${comments}</ul></div>`,
+      ),
+      URL,
+    );
+    expect(markdown).toContain("Opinion 9:");
+    expect(markdown).not.toContain("Reader 0 says");
+  });
 });
