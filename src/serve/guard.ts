@@ -42,7 +42,26 @@ export function installGuard(app: FastifyInstance, options: GuardOptions): void 
     const route = request.routeOptions.url;
     if (route !== undefined && route !== "/v1" && !route.startsWith("/v1/")) return;
     config ??= configure();
+    const origin = request.headers.origin;
+    // A browser page on an allowed origin other than ours may call: it asks first (preflight, never with the
+    // token), and reads an answer only when it names its origin.
+    if (request.method === "OPTIONS" && origin !== undefined) {
+      const verdict = checkRequest(request.raw, { ...config, token: undefined });
+      if (!verdict.ok) return reply.code(verdict.status).send({ error: verdict.reason });
+      return reply
+        .code(204)
+        .headers({
+          "access-control-allow-origin": origin,
+          "access-control-allow-methods": "GET, POST, PUT, DELETE",
+          "access-control-allow-headers": "authorization, content-type",
+          "access-control-max-age": "600",
+          vary: "Origin",
+        })
+        .send();
+    }
     const verdict = checkRequest(request.raw, config);
+    if (origin !== undefined && (verdict.ok || verdict.status !== 403))
+      reply.headers({ "access-control-allow-origin": origin, vary: "Origin" });
     if (verdict.ok) return;
     if (verdict.status === 401) reply.header("WWW-Authenticate", 'Bearer realm="websift"');
     return reply.code(verdict.status).send({ error: verdict.reason });

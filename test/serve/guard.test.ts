@@ -110,6 +110,27 @@ describe("DNS rebinding", () => {
       headers: { ...auth, origin: "https://app.example.org" },
     });
     expect(configured.status).toBe(200);
+    expect(configured.headers.get("access-control-allow-origin")).toBe("https://app.example.org");
+    expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("answers a browser's preflight for allowed origins only, without asking for the token", async () => {
+    const ask = (origin: string) =>
+      fetch(`${server.url}/v1/search`, {
+        method: "OPTIONS",
+        headers: {
+          origin,
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "authorization, content-type",
+        },
+      });
+    const allowed = await ask("https://app.example.org");
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get("access-control-allow-origin")).toBe("https://app.example.org");
+    expect(allowed.headers.get("access-control-allow-headers")).toContain("authorization");
+    const foreign = await ask("https://evil.example");
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
   });
 });
 
