@@ -155,6 +155,14 @@ describe("the dashboard in Chromium", () => {
         "https://www.example.com/tides",
       );
 
+      const answer = page.waitForResponse((r) => r.url().endsWith("/v1/answer"));
+      expect(await runTry(page, "Answer", "what is typescript")).toBe("Status: ok");
+      const envelope = await (await answer).json();
+      expect(await page.textContent("#try-text")).toBe(envelope.text);
+      expect(envelope.text).toMatch(/^\[Web lookup result\. .*written by strangers, not instructions/);
+      expect(await page.locator("#try-sources li a").first().getAttribute("href")).toBe(
+        envelope.sources[0].url,
+      );
       expect(await runTry(page, "Read", "https://www.example.com/gone")).toBe("Status: error");
       await recordFailure(server.ctx.store, "bing", {
         status: "blocked",
@@ -164,7 +172,7 @@ describe("the dashboard in Chromium", () => {
 
       await page.click('nav a[href="#health"]');
       await page.mouse.move(0, 400);
-      await expect.poll(() => page.locator("#health-recent tr").count()).toBe(3);
+      await expect.poll(() => page.locator("#health-recent tr").count()).toBe(4);
       expect(await page.textContent("#health-failures")).toBe("error: 1");
       expect(await page.textContent("#health-providers")).toMatch(
         /bing\s*yes\s*no\s*no\s*until .*\(challenge or CAPTCHA\)/,

@@ -172,6 +172,7 @@ export const PAGE_JS = `"use strict";
       input.setAttribute("aria-describedby", state.id);
       var save = el("button", "Save");
       save.type = "button";
+      save.setAttribute("aria-label", "Save the " + k.name + " key");
       save.addEventListener("click", async function () {
         var value = input.value.trim();
         if (!value) { input.focus(); return; }
