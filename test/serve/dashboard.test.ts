@@ -1,6 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { recordFailure } from "../../src/search/suspension.js";
+import { article } from "../ground/answer/ddg-page.js";
 import { serveWeb } from "../mcp/harness.js";
 import { type SimWeb, startSimWeb } from "../simweb/index.js";
 import { dashboardServer } from "./dashboard-harness.js";
@@ -152,6 +153,39 @@ describe("/v1/admin/settings", () => {
       expect(cleared).not.toHaveProperty("maxResults");
       expect(cleared).not.toHaveProperty("budgets");
       expect(cleared.mcpPort).toBe(9999);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("page size and long-page mode apply to the next read that does not say", async () => {
+    const s = await dashboardServer(web);
+    try {
+      const paragraphs = Array.from(
+        { length: 40 },
+        (_, i) =>
+          `Paragraph ${i + 1} of the tide tables explains the rhythm of the sea along the coast in detail.`,
+      );
+      web.route("www.example.com", "/long", {
+        headers: { "content-type": "text/html; charset=utf-8" },
+        body: article("Tide tables", paragraphs),
+      });
+      const read = async () => (await s.post("/v1/read", { url: "https://www.example.com/long" })).json();
+      const whole = await read();
+      expect(whole.truncated).toBe(false);
+      expect(whole.markdown).toContain("Paragraph 40");
+
+      await call(s, "PUT", "/v1/admin/settings", { maxChars: 1000, longPageMode: "head-tail" });
+      const sized = await read();
+      expect(sized.truncated).toBe(true);
+      expect(sized.markdown.length).toBeLessThanOrEqual(1000);
+      expect(sized.markdown).toContain("[TRUNCATED]");
+      expect(sized.markdown).toContain("Paragraph 40");
+      const asked = await (
+        await s.post("/v1/read", { url: "https://www.example.com/long", max_chars: 3000, mode: "cut" })
+      ).json();
+      expect(asked.markdown).not.toContain("[TRUNCATED]");
+      expect(asked.markdown.length).toBeGreaterThan(1000);
     } finally {
       await s.close();
     }
