@@ -72,9 +72,13 @@ export class LandingHub {
     );
   }
 
-  /** Resolves once the fleet channel is subscribed (at once without Redis). */
-  whenReady(): Promise<void> {
-    return this.ready;
+  /** Resolves once the fleet channel is subscribed (at once without Redis), or after `maxMs` with Redis away. */
+  whenReady(maxMs = 3000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, maxMs);
+    });
+    return Promise.race([this.ready, late]).finally(() => clearTimeout(timer));
   }
 
   publish(event: LandedEvent): void {

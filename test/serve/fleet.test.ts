@@ -74,3 +74,34 @@ describe("two instances sharing Redis", () => {
     }
   });
 });
+
+describe("Redis unreachable", () => {
+  it("still serves, says the store is degraded, and delivers landings within the instance", async () => {
+    const alone = await serve(web, {
+      env: { WEBSIFT_STORE: "redis", WEBSIFT_REDIS_URL: "redis://127.0.0.1:1" },
+    });
+    const door = gate();
+    web.route("www.example.com", "/alone", async () => {
+      await door.wait;
+      return {
+        headers: { "content-type": "text/html" },
+        body: `<html><head><title>Alone</title></head><body><main><article><h1>Alone</h1><p>${"An instance whose Redis is away keeps working on its own. ".repeat(5)}</p></article></main></body></html>`,
+      };
+    });
+    const stream = await openEvents(`${alone.url}/v1/conversations/alone-1/events`);
+    try {
+      const health = await (await fetch(`${alone.url}/v1/health`)).json();
+      expect(health.store).toMatchObject({ backend: "redis", degraded: true });
+      const pending = await (
+        await alone.post("/v1/read", { url: "https://www.example.com/alone", conversation_id: "alone-1" })
+      ).json();
+      expect(pending.status).toBe("pending");
+      door.open();
+      const landed = await stream.next();
+      expect(landed.data).toMatchObject({ id: pending.id, status: "ok", title: "Alone" });
+    } finally {
+      stream.close();
+      await alone.close();
+    }
+  });
+});
