@@ -1,5 +1,5 @@
 import { type ChromeKind, chromeKind } from "./chrome-names.js";
-import type { Document, Element } from "./dom.js";
+import type { Document, Element, ParentNode } from "./dom.js";
 import { isInside, isTag, removeNode, walkElements } from "./dom.js";
 import { isHidden } from "./hidden.js";
 import { TextStatsIndex } from "./text-stats.js";
@@ -80,8 +80,12 @@ function removeChrome(doc: Document, soft: Candidate[]): void {
     .reduce((n, c) => n + stats.of(c.el).chars, 0);
   // A blog post with a long discussion still has its article outside the comments.
   const isThread = commentChars > total * 0.6 && total - commentChars < 1500;
+  const prose = runningProse(doc, stats);
+  const pageProse = prose.get(doc) ?? 0;
   for (const { el, kind } of soft) {
     if (kind === "comments" && isThread) continue;
+    // The page's running prose is its content whatever its wrapper is called ("newsArticleMeta").
+    if (kind === "chrome" && (prose.get(el) ?? 0) > pageProse * 0.5) continue;
     const chars = stats.of(el).chars;
     const rest = total - chars;
     if (chars < total * 0.4 || (rest >= 2000 && chars < total * 0.75) || (kind === "comments" && rest >= 500))
@@ -92,4 +96,17 @@ function removeChrome(doc: Document, soft: Candidate[]): void {
 function isAncestor(a: Element, el: Element): boolean {
   for (let p = el.parent; p; p = p.parent) if (p === a) return true;
   return false;
+}
+
+/** Characters of long, unlinked paragraphs under each element (and the document). */
+function runningProse(doc: Document, stats: TextStatsIndex): Map<ParentNode, number> {
+  const sums = new Map<ParentNode, number>();
+  walkElements(doc, (el) => {
+    if (el.name !== "p") return true;
+    const s = stats.of(el);
+    if (s.chars < 120 || stats.linkDensity(el) > 0.3) return false;
+    for (let a: ParentNode | null = el.parent; a; a = a.parent) sums.set(a, (sums.get(a) ?? 0) + s.chars);
+    return false;
+  });
+  return sums;
 }

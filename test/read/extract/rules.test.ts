@@ -161,4 +161,20 @@ describe("extractMarkdown: selection rules", () => {
     expect(markdown).toContain("Opinion 9:");
     expect(markdown).not.toContain("Reader 0 says");
   });
+
+  it("keeps a wrapper named like chrome when it holds most of the page's running prose", async () => {
+    const menu = Array.from(
+      { length: 40 },
+      (_, i) => `<li><a href="/s${i}">Section number ${i}</a></li>`,
+    ).join("");
+    const { markdown } = await extractMarkdown(
+      page(
+        `<div class="menu-wrap"><ul>${menu}</ul></div>` +
+          `<div class="layout newsArticleMeta"><h2>Tracking report</h2>${paragraphs(3, "Report")}</div>` +
+          `<div class="extras"><ul>${"<li>Opening hours and directions to the office</li>".repeat(20)}</ul></div>`,
+      ),
+      URL,
+    );
+    expect(markdown).toContain("Report 2:");
+  });
 });
