@@ -79,6 +79,9 @@ export async function buildServeApp(
   return app;
 }
 
+/** Beside `websift mcp --http` (8787). */
+export const DEFAULT_SERVE_PORT = 8788;
+
 export interface Listening {
   url: string;
   port: number;
@@ -89,7 +92,7 @@ export interface Listening {
 export async function listen(
   app: FastifyInstance,
   ctx: ServeContext,
-  { host = "127.0.0.1", port = 8788, token }: { host?: string; port?: number; token?: string },
+  { host = "127.0.0.1", port = DEFAULT_SERVE_PORT, token }: { host?: string; port?: number; token?: string },
 ): Promise<Listening> {
   await app.listen({ host, port });
   const real = (app.server.address() as AddressInfo).port;

@@ -34,11 +34,12 @@ Examples:
     )
     .action(async (opts) => {
       const log = (line: string) => process.stderr.write(`websift: ${line}\n`);
-      const [{ createServeContext }, { buildServeApp, listen }, { registerDashboard }] = await Promise.all([
-        import("../../serve/serve-context.js"),
-        import("../../serve/app.js"),
-        import("../../serve/dashboard/index.js"),
-      ]);
+      const [{ createServeContext }, { buildServeApp, DEFAULT_SERVE_PORT, listen }, { registerDashboard }] =
+        await Promise.all([
+          import("../../serve/serve-context.js"),
+          import("../../serve/app.js"),
+          import("../../serve/dashboard/index.js"),
+        ]);
       let ctx: ReturnType<typeof createServeContext>;
       try {
         ctx = createServeContext({ log });
@@ -55,7 +56,7 @@ Examples:
         routes: [registerDashboard],
       });
       const host = opts.host ?? (setting("serveHost") as string | undefined) ?? "127.0.0.1";
-      const port = opts.port ?? (setting("servePort") as number | undefined) ?? 8788;
+      const port = opts.port ?? (setting("servePort") as number | undefined) ?? DEFAULT_SERVE_PORT;
       let where: Awaited<ReturnType<typeof listen>>;
       try {
         where = await listen(app, ctx, { host, port, token });
