@@ -1,6 +1,7 @@
 import type { Element } from "./dom.js";
 import { removeNode, walkElements } from "./dom.js";
 import { classWeight } from "./main-content.js";
+import { isDataTable } from "./table.js";
 import type { TextStatsIndex } from "./text-stats.js";
 
 const CONDITIONAL = new Set([
@@ -31,6 +32,8 @@ export function pruneContent(roots: Element[], scores: Map<Element, number>, sta
     // remains, which errs toward keeping.
     const blocks: Element[] = [];
     walkElements(root, (el) => {
+      // A data table and everything in it is content (Readability's rule): its cells are short by nature.
+      if (el.name === "table" && isDataTable(el)) return false;
       if (CONDITIONAL.has(el.name)) blocks.push(el);
       return el.name !== "pre";
     });

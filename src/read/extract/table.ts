@@ -31,6 +31,31 @@ function cellsOf(row: Element): Element[] {
   return row.children.filter((c): c is Element => isTag(c) && (c.name === "td" || c.name === "th"));
 }
 
+/** The rows and width of a table that holds data, or undefined for a layout table. */
+function dataGrid(table: Element): { grid: Element[][]; width: number } | undefined {
+  const rows = rowsOf(table);
+  if (!rows.length) return undefined;
+  const grid = rows.map(cellsOf);
+  const width = Math.max(...grid.map((cells) => cells.reduce((n, c) => n + span(c), 0)));
+  if (width < 2) return undefined;
+  for (const cells of grid)
+    for (const cell of cells) if (findFirst(cell, (el) => STRUCTURE_IN_CELL.has(el.name))) return undefined;
+  return { grid, width };
+}
+
+/**
+ * A table that clearly holds data (Readability's test on top of ours): it declares its structure
+ * (caption, header cells, column groups) or is too large a grid to be a layout.
+ */
+export function isDataTable(table: Element): boolean {
+  const layout = dataGrid(table);
+  if (!layout || layout.grid.length < 2) return false;
+  if (table.attribs.role === "presentation") return false;
+  const declared = findFirst(table, (el) => ["caption", "thead", "th", "colgroup"].includes(el.name));
+  if (declared || table.attribs.summary) return true;
+  return layout.grid.length >= 10 || layout.width > 4 || layout.grid.length * layout.width > 10;
+}
+
 /**
  * Tables used for page layout (one column, or cells holding lists, headings
  * or nested tables) are read as their cells' blocks; only data tables become
@@ -40,13 +65,9 @@ export function renderDataTable(
   table: Element,
   cellText: (cell: Element) => string,
 ): { caption?: Element; markdown: string } | undefined {
-  const rows = rowsOf(table);
-  if (!rows.length) return undefined;
-  const grid = rows.map(cellsOf);
-  const width = Math.max(...grid.map((cells) => cells.reduce((n, c) => n + span(c), 0)));
-  if (width < 2) return undefined;
-  for (const cells of grid)
-    for (const cell of cells) if (findFirst(cell, (el) => STRUCTURE_IN_CELL.has(el.name))) return undefined;
+  const layout = dataGrid(table);
+  if (!layout) return undefined;
+  const { grid, width } = layout;
   const lines = grid
     .map((cells) => {
       const texts: string[] = [];

@@ -177,4 +177,20 @@ describe("extractMarkdown: selection rules", () => {
     );
     expect(markdown).toContain("Report 2:");
   });
+
+  it("keeps a data table whose cells are short, linked fragments", async () => {
+    const rows = ["Maps", "Mail", "Books", "Music"]
+      .map(
+        (app, i) =>
+          `<tr><td><div><a href="/${app}">${app}</a></div></td><td><div>${i + 10} MB</div></td><td><div>${i + 3} MB</div></td></tr>`,
+      )
+      .join("");
+    const { markdown } = await extractMarkdown(
+      page(
+        `<article><p>${PROSE}</p><table><tr><th>App</th><th>Before</th><th>After</th></tr>${rows}</table><p>${PROSE}</p></article>`,
+      ),
+      URL,
+    );
+    expect(markdown).toContain("| Maps | 10 MB | 3 MB |");
+  });
 });
