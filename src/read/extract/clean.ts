@@ -1,7 +1,8 @@
 import { type ChromeKind, chromeKind } from "./chrome-names.js";
-import type { Document, Element, ParentNode } from "./dom.js";
+import type { Document, Element } from "./dom.js";
 import { isInside, isTag, removeNode, walkElements } from "./dom.js";
 import { isHidden } from "./hidden.js";
+import { runningProse } from "./running-prose.js";
 import { TextStatsIndex } from "./text-stats.js";
 
 // Never content: code, widgets, embedded media and form controls. <head> itself stays: htmlparser2 does
@@ -96,17 +97,4 @@ function removeChrome(doc: Document, soft: Candidate[]): void {
 function isAncestor(a: Element, el: Element): boolean {
   for (let p = el.parent; p; p = p.parent) if (p === a) return true;
   return false;
-}
-
-/** Characters of long, unlinked paragraphs under each element (and the document). */
-function runningProse(doc: Document, stats: TextStatsIndex): Map<ParentNode, number> {
-  const sums = new Map<ParentNode, number>();
-  walkElements(doc, (el) => {
-    if (el.name !== "p") return true;
-    const s = stats.of(el);
-    if (s.chars < 120 || stats.linkDensity(el) > 0.3) return false;
-    for (let a: ParentNode | null = el.parent; a; a = a.parent) sums.set(a, (sums.get(a) ?? 0) + s.chars);
-    return false;
-  });
-  return sums;
 }
