@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
+import type { RequestTaskStore } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { Task } from "@modelcontextprotocol/sdk/types.js";
 import { createSession, type Session, type SessionWebsift } from "../session/session.js";
 import { LookupProgress } from "./pending-progress.js";
 import { PendingResults } from "./pending-results.js";
-import { type SessionTool, stillRunning } from "./pending-tools.js";
+import { type SessionTool, stillRunning, toolResult } from "./pending-tools.js";
 import type { ToolOutput } from "./tools.js";
 
 export interface ClientLookupsOptions {
@@ -29,8 +31,11 @@ export class ClientLookups {
   readonly session: Session;
   private readonly progress = new LookupProgress();
   private conversation: string | undefined;
+  /** Tasks waiting on each running lookup, by lookup id. */
+  private readonly taskBindings = new Map<string, TaskBinding[]>();
 
   constructor(websift: SessionWebsift, options: ClientLookupsOptions) {
+    this.results.listen((id, output) => this.deliverToTasks(id, output));
     this.session = createSession(this.progress.around(websift, options.fetchBudgetMs), {
       waitSeconds: options.waitSeconds,
       deadlineSeconds: options.deadlineSeconds,
@@ -58,10 +63,7 @@ export class ClientLookups {
     const stop = this.listen(tool, args, context);
     try {
       const asked = await tool.ask(this.session, conversation, args, { signal: context.signal });
-      if (asked.status !== "pending") {
-        this.results.settle(asked.id);
-        return tool.render(args, asked);
-      }
+      if (asked.status !== "pending") return this.answered(asked.id, tool.render(args, asked));
       if (context.signal.aborted) {
         // Issue 6 wants a cancelled call to abort its requests; issue 7 wants a cancelled turn not to lose its
         // lookup. A cancelled MCP call gets no reply, so unless this client was given the id by an earlier call
@@ -70,7 +72,7 @@ export class ClientLookups {
         if (!this.results.running(asked.id)) this.session.withdraw(conversation, asked.id);
         return undefined;
       }
-      this.results.report(asked.id, { tool, args });
+      this.results.report(asked.id, { tool, args, told: true });
       return stillRunning(tool.name, asked.id);
     } finally {
       stop();
@@ -88,10 +90,42 @@ export class ClientLookups {
     try {
       const asked = await followed;
       if (asked.status === "pending") return stillRunning(running.tool.name, id);
-      this.results.settle(id);
-      return running.tool.render(running.args, asked);
+      return this.answered(id, running.tool.render(running.args, asked));
     } finally {
       stop();
+    }
+  }
+
+  /**
+   * A task-augmented call: the lookup starts, the task is created at once, and the result is stored in the task
+   * when the lookup lands (tasks/result then hands it over, and the client hears notifications/tasks/status).
+   */
+  async startTask(
+    tool: SessionTool,
+    args: Record<string, unknown>,
+    task: Task,
+    context: CallContext & { taskStore: RequestTaskStore },
+  ): Promise<void> {
+    const conversation = this.conversationOf(context.sessionId);
+    // The task replies at once: its turn is over before it starts, so the lookup goes straight to pending.
+    const asked = await tool.ask(this.session, conversation, args, { signal: AbortSignal.abort() });
+    const binding = { taskId: task.taskId, store: context.taskStore };
+    if (asked.status !== "pending") return storeInTask(binding, tool.render(args, asked));
+    this.results.report(asked.id, { tool, args, told: false });
+    const bound = this.taskBindings.get(asked.id) ?? [];
+    this.taskBindings.set(asked.id, [...bound, binding]);
+  }
+
+  /** tasks/cancel: the task's lookup stops unless something else still wants it (the rule of a cancelled call). */
+  cancelTask(taskId: string, sessionId: string | undefined): void {
+    for (const [id, bound] of this.taskBindings) {
+      if (!bound.some((b) => b.taskId === taskId)) continue;
+      const rest = bound.filter((b) => b.taskId !== taskId);
+      if (rest.length > 0) this.taskBindings.set(id, rest);
+      else {
+        this.taskBindings.delete(id);
+        if (!this.results.running(id)) this.session.withdraw(this.conversationOf(sessionId), id);
+      }
     }
   }
 
@@ -99,10 +133,36 @@ export class ClientLookups {
     return this.session.close();
   }
 
+  /** A result that reached a call in its turn: the session delivers it nowhere else, so its tasks get it here. */
+  private answered(id: string, output: ToolOutput): ToolOutput {
+    this.deliverToTasks(id, output);
+    this.results.settle(id);
+    return output;
+  }
+
+  private deliverToTasks(id: string, output: ToolOutput): void {
+    const bound = this.taskBindings.get(id);
+    if (!bound) return;
+    this.taskBindings.delete(id);
+    for (const binding of bound) storeInTask(binding, output);
+  }
+
   private listen(tool: SessionTool, args: Record<string, unknown>, context: CallContext): () => void {
     if (!context.progress) return () => {};
     return this.progress.listen(tool.kind, tool.subject(args), context.progress);
   }
+}
+
+interface TaskBinding {
+  taskId: string;
+  store: RequestTaskStore;
+}
+
+/** The request's task store also tells the client (notifications/tasks/status); a client gone meanwhile is fine. */
+function storeInTask(binding: TaskBinding, output: ToolOutput): void {
+  binding.store
+    .storeTaskResult(binding.taskId, output.isError ? "failed" : "completed", toolResult(output))
+    .catch(() => {});
 }
 
 function unknownId(id: string): ToolOutput {

@@ -6,6 +6,8 @@ import type { ToolOutput } from "./tools.js";
 export interface Reported {
   tool: SessionTool;
   args: Record<string, unknown>;
+  /** The client was given the id in a reply (a task's lookup id never reaches it): web_result may ask for it. */
+  told: boolean;
 }
 
 interface Kept {
@@ -32,12 +34,14 @@ export class PendingResults {
   ) {}
 
   report(id: string, reported: Reported): void {
-    this.reported.set(id, reported);
+    const known = this.reported.get(id);
+    this.reported.set(id, { ...reported, told: reported.told || (known?.told ?? false) });
   }
 
-  /** The lookup the client holds under `id` while it runs. */
+  /** The lookup the client was told it may ask for under `id`, while it runs. */
   running(id: string): Reported | undefined {
-    return this.reported.get(id);
+    const reported = this.reported.get(id);
+    return reported?.told ? reported : undefined;
   }
 
   /** Hands a landed result over once; undefined when none landed (still running, taken, expired or unknown). */
@@ -65,13 +69,15 @@ export class PendingResults {
   onLanded(landing: Landing): void {
     const output = this.render(landing.id, landing.result, landing.keepAs);
     if (!output) return;
+    const told = this.reported.get(landing.id)?.told;
     this.reported.delete(landing.id);
     for (const listener of this.listeners) listener(landing.id, output);
+    if (!told) return;
     this.landed.set(landing.id, { output, landedAt: this.now() });
     this.prune();
   }
 
-  /** Hears every landing of this client (MCP tasks store theirs). */
+  /** Hears every landing of this client (its MCP tasks store theirs). */
   listen(listener: (id: string, output: ToolOutput) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

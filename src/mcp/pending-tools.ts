@@ -1,3 +1,4 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { AnswerResult } from "../ground/answer.js";
 import type { ReadResult } from "../read/read.js";
@@ -89,6 +90,14 @@ export const webResult = {
     "Get the result of a web_search, web_fetch or web_answer that replied 'still running', by the id it gave. Returns it once.",
   input: { id: z.string().min(1).max(100).describe("The id from the 'still running' reply") },
 };
+
+export function toolResult(out: ToolOutput): CallToolResult {
+  return {
+    content: [{ type: "text", text: out.text }],
+    structuredContent: out.structured,
+    isError: out.isError,
+  };
+}
 
 /** Not an error: the model is told what happens next and how to get the result. */
 export function stillRunning(tool: string, id: string): ToolOutput {
