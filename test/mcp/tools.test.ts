@@ -141,4 +141,15 @@ describe("MCP tools over the SDK client", () => {
     expect(seen[0]).toBe("Searching the web for 'weather jakarta'");
     expect(seen.some((line) => /^duckduckgo: ok \(\d+\)$/.test(line))).toBe(true);
   });
+
+  it("sends the answer pipeline's own progress lines for web_answer", async () => {
+    serveWeb(web);
+    const seen: string[] = [];
+    await call(
+      "web_answer",
+      { query: "tide tables harbour" },
+      { onprogress: (p: { message?: string }) => seen.push(p.message ?? "") },
+    );
+    expect(seen[0]).toBe("🌐 Searching the web for 'tide tables harbour'…");
+  });
 });
