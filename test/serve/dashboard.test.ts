@@ -1,4 +1,4 @@
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { recordFailure } from "../../src/search/suspension.js";
 import { article } from "../ground/answer/ddg-page.js";
@@ -306,6 +306,9 @@ describe("/v1/admin/keys", () => {
     try {
       expect((await call(s, "PUT", "/v1/admin/keys/openai", { value: KEY })).status).toBe(400);
       expect((await call(s, "DELETE", "/v1/admin/keys/HOME")).status).toBe(400);
+      for (const name of ["constructor", "__proto__", "toString"])
+        expect((await call(s, "PUT", `/v1/admin/keys/${name}`, { value: KEY })).status, name).toBe(400);
+      expect(existsSync(s.ctx.envPath)).toBe(false);
       for (const value of ["short", "has space in it", 'quote"quote', "line\nBREAK=1", ""]) {
         const res = await call(s, "PUT", "/v1/admin/keys/tavily", { value });
         expect(res.status, value).toBe(400);

@@ -70,19 +70,19 @@ export function registerAdmin(app: FastifyInstance, ctx: ServeContext): void {
     if (budgets && !Object.keys(budgets).length) changes.budgets = null;
     try {
       updateConfigFile(ctx.configPath, changes);
-      await ctx.reload();
     } catch (error) {
       if (error instanceof ConfigError) return bad(reply, error.message);
       throw error;
     }
+    const failed = await reloaded(ctx);
+    if (failed) return bad(reply, failed);
     ctx.log(`dashboard: settings saved to ${ctx.configPath} (${Object.keys(changes).join(", ")})`);
     return settings(ctx);
   });
 
   app.put<{ Params: { name: string } }>("/v1/admin/keys/:name", async (request, reply) => {
-    const env = KEYS[request.params.name];
-    if (!env)
-      return bad(reply, `unknown key "${request.params.name}" (known: ${Object.keys(KEYS).join(", ")})`);
+    const env = keyEnv(request.params.name);
+    if (!env) return bad(reply, unknownKey(request.params.name));
     const body = keyBody.safeParse(request.body);
     if (!body.success || !validEnvValue(body.data.value))
       return bad(reply, "the key must be 8 to 512 letters, digits or . _ ~ + / = : -");
@@ -93,9 +93,8 @@ export function registerAdmin(app: FastifyInstance, ctx: ServeContext): void {
     return { keys: keys(ctx) };
   });
   app.delete<{ Params: { name: string } }>("/v1/admin/keys/:name", async (request, reply) => {
-    const env = KEYS[request.params.name];
-    if (!env)
-      return bad(reply, `unknown key "${request.params.name}" (known: ${Object.keys(KEYS).join(", ")})`);
+    const env = keyEnv(request.params.name);
+    if (!env) return bad(reply, unknownKey(request.params.name));
     writeEnvVariable(ctx.envPath, env, undefined);
     const failed = await reloaded(ctx);
     if (failed) return bad(reply, failed);
@@ -104,6 +103,14 @@ export function registerAdmin(app: FastifyInstance, ctx: ServeContext): void {
   });
 
   app.get("/v1/admin/health", async () => health(ctx));
+}
+
+function keyEnv(name: string): string | undefined {
+  return Object.hasOwn(KEYS, name) ? KEYS[name] : undefined;
+}
+
+function unknownKey(name: string): string {
+  return `unknown key "${name.slice(0, 40)}" (known: ${Object.keys(KEYS).join(", ")})`;
 }
 
 /** Reloads; a configuration mistake elsewhere (a bad line in .env) is the reason to show, and the old instance runs on. */
