@@ -27,8 +27,8 @@ export interface CallContext {
  * the results that land after a call has replied "still running", for web_result.
  */
 export class ClientLookups {
-  readonly results = new PendingResults();
-  readonly session: Session;
+  private readonly results = new PendingResults();
+  private readonly session: Session;
   private readonly progress = new LookupProgress();
   private conversation: string | undefined;
   /** Tasks waiting on each running lookup, by lookup id. */

@@ -18,7 +18,7 @@ const { version } = createRequire(import.meta.url)("../../package.json") as { ve
 
 export interface McpServerOptions {
   websift: Websift;
-  /** Budget of one web_fetch in ms (search and answer use the instance's own). */
+  /** Caps one web_fetch's budget in ms below the lookup deadline (search and answer run to the deadline). */
   timeoutMs?: number;
   /** Calls one client may have running at once (default 4) and queued behind them (default 16). */
   maxConcurrentCalls?: number;

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type McpHttpServer, startMcpHttp } from "../../src/mcp/http.js";
 import type { McpServerOptions } from "../../src/mcp/server.js";
 import type { Websift } from "../../src/websift.js";
-import { heldRoute, page } from "../session/harness.js";
+import { heldRoute, page, until } from "../session/harness.js";
 import { type SimProxy, type SimWeb, startProxy, startSimWeb, TEST_CA_PATH } from "../simweb/index.js";
 import { connectInProcess, serveWeb, type ToolResult, textOf, websiftFor } from "./harness.js";
 
@@ -150,6 +150,14 @@ describe("MCP pending lookups, in process", () => {
     expect(r.isError).toBe(true);
     expect(textOf(r).split("\n")).toHaveLength(1);
     expect(textOf(r)).toMatch(/call the original tool again\.$/);
+  });
+
+  it("a client that goes away takes its running lookups with it", async () => {
+    const route = slowPage();
+    const client = await inProcess({ waitSeconds: 0.2 });
+    pendingId(await call(client, "web_fetch", { url: route.url }));
+    await client.close();
+    await until(() => route.dropped());
   });
 
   it("a lookup still running at its deadline lands as a timeout failure", async () => {
