@@ -34,15 +34,21 @@ afterAll(async () => {
 afterEach(() => web.reset());
 
 /** A fresh tab on the server that records every request the page makes, to show it reaches nothing else. */
-async function open(server: Served): Promise<{ page: Page; foreign: string[] }> {
+async function open(server: Served): Promise<{ page: Page; foreign: string[]; errors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   const page = await context.newPage();
   const foreign: string[] = [];
   page.on("request", (r) => {
     if (!r.url().startsWith(server.url)) foreign.push(r.url());
   });
+  // Script errors and policy violations (an inline style or script the CSP refuses) show up here.
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
   await page.goto(`${server.url}/`);
-  return { page, foreign };
+  return { page, foreign, errors };
 }
 
 async function runTry(page: Page, kind: "Search" | "Read" | "Answer", input: string, provider = "") {
@@ -60,7 +66,7 @@ async function runTry(page: Page, kind: "Search" | "Read" | "Answer", input: str
 describe("the dashboard in Chromium", () => {
   it("switching web access off refuses a search with no request sent; on again, the search answers", async () => {
     const server = await dashboardServer(web);
-    const { page, foreign } = await open(server);
+    const { page, foreign, errors } = await open(server);
     try {
       serveWeb(web);
       const toggle = page.getByRole("switch", { name: "Web search and page reading" });
@@ -84,6 +90,7 @@ describe("the dashboard in Chromium", () => {
       expect(await runTry(page, "Search", "weather jakarta")).toBe("Status: ok");
       expect(web.requests.length).toBeGreaterThan(0);
       expect(foreign).toEqual([]);
+      expect(errors).toEqual([]);
     } finally {
       await page.context().close();
       await server.close();
@@ -92,7 +99,7 @@ describe("the dashboard in Chromium", () => {
 
   it("a pasted key is written to .env, shown only masked, and the pinned provider answers with it", async () => {
     const server = await dashboardServer(web);
-    const { page, foreign } = await open(server);
+    const { page, foreign, errors } = await open(server);
     try {
       web.route("api.search.brave.com", "/res/v1/web/search", {
         headers: { "content-type": "application/json" },
@@ -126,6 +133,7 @@ describe("the dashboard in Chromium", () => {
       const sent = web.requests.find((r) => r.host === "api.search.brave.com");
       expect(sent?.headers["x-subscription-token"]).toBe(KEY);
       expect(foreign).toEqual([]);
+      expect(errors).toEqual([]);
     } finally {
       await page.context().close();
       await server.close();
@@ -134,7 +142,7 @@ describe("the dashboard in Chromium", () => {
 
   it("Try it shows the envelope the model receives beside the sources and attempts; Health lists the lookups", async () => {
     const server = await dashboardServer(web);
-    const { page, foreign } = await open(server);
+    const { page, foreign, errors } = await open(server);
     try {
       serveWeb(web);
       const answered = page.waitForResponse((r) => r.url().endsWith("/v1/search"));
@@ -182,6 +190,7 @@ describe("the dashboard in Chromium", () => {
       expect(await page.textContent("#health-store")).toBe("memory — healthy");
       await page.screenshot({ path: join(SHOTS, "dashboard-health.png"), fullPage: true });
       expect(foreign).toEqual([]);
+      expect(errors).toEqual([]);
     } finally {
       await page.context().close();
       await server.close();

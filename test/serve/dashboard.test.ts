@@ -38,7 +38,10 @@ describe("the page", () => {
       const html = await page.text();
       expect(html).toContain('role="switch"');
       // Nothing external: every src/href is a path on this server or a fragment.
-      for (const [, ref] of html.matchAll(/(?:src|href)="([^"]*)"/g)) expect(ref).toMatch(/^[/#]/);
+      const refs = [...html.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1] as string);
+      for (const ref of refs) expect(ref).toMatch(/^[/#]/);
+      for (const ref of refs.filter((r) => r.startsWith("/")))
+        expect((await fetch(`${s.url}${ref}`)).status, ref).toBe(200);
       const css = await fetch(`${s.url}/dashboard/style.css`);
       const js = await fetch(`${s.url}/dashboard/app.js`);
       expect(css.headers.get("content-type")).toMatch(/^text\/css/);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ServeContext } from "../context.js";
 import { registerAdmin } from "./admin.js";
-import { PAGE_HTML } from "./page.js";
+import { ICON_SVG, PAGE_HTML } from "./page.js";
 import { PAGE_JS } from "./script.js";
 import { PAGE_CSS } from "./style.js";
 
@@ -25,5 +25,6 @@ export function registerDashboard(app: FastifyInstance, ctx: ServeContext): void
   asset("/", "text/html; charset=utf-8", PAGE_HTML);
   asset("/dashboard/style.css", "text/css; charset=utf-8", PAGE_CSS);
   asset("/dashboard/app.js", "text/javascript; charset=utf-8", PAGE_JS);
+  asset("/dashboard/icon.svg", "image/svg+xml", ICON_SVG);
   registerAdmin(app, ctx);
 }

@@ -5,6 +5,7 @@ export const PAGE_HTML = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>websift dashboard</title>
+<link rel="icon" href="/dashboard/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/dashboard/style.css">
 <script src="/dashboard/app.js" defer></script>
 </head>
@@ -183,4 +184,7 @@ export const PAGE_HTML = `<!doctype html>
 </dialog>
 </body>
 </html>
+`;
+
+export const ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#15202e"/><path d="M7 10l4 13 5-10 5 10 4-13" fill="none" stroke="#fff" stroke-width="3" stroke-linejoin="round" stroke-linecap="round"/></svg>
 `;
