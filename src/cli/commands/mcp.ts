@@ -1,3 +1,4 @@
+import { setFlagsFromString } from "node:v8";
 import type { Command } from "commander";
 import type { ResolvedConfig } from "../../config/load.js";
 import { EXIT, parseIntOption, websiftFromEnv } from "../runtime.js";
@@ -33,6 +34,12 @@ Examples:
   WEBSIFT_MCP_TOKEN=… websift mcp --http --host 0.0.0.0`,
     )
     .action(async (opts) => {
+      // undici parses HTTP with llhttp compiled to WebAssembly. Once it runs hot, V8 recompiles it with TurboFan
+      // on a worker thread, whose ~25 MB of scratch memory was the server's whole peak RSS above its steady
+      // state (bench/mcp.bench.mjs: 8 sessions × 120 calls). Staying on the baseline compiler costs a few ms on
+      // a megabyte-sized body, nothing next to the page's download and extraction. WebAssembly flags are read
+      // when a module compiles, so this must run before the library (and undici) loads.
+      setFlagsFromString("--liftoff-only");
       const log = (line: string) => process.stderr.write(`websift: ${line}\n`);
       const [{ loadConfig }, { startMcpHttp }, { serveMcpStdio }] = await Promise.all([
         import("../../config/load.js"),
