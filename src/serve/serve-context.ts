@@ -101,7 +101,9 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
   function retire(gen: Generation): Promise<void> {
     gen.retired = true;
     if (gen.running > 0) return Promise.resolve();
-    gen.closed ??= gen.raw.close().catch((err) => log(`serve: closing the old instance: ${String(err)}`));
+    // Only the instance's own connections: the headless browser is the process's and serves the next instance
+    // too (Websift.close() would shut it under a render in flight); ctx.close() ends it with the last instance.
+    gen.closed ??= gen.raw.net.close().catch((err) => log(`serve: closing the old instance: ${String(err)}`));
     return gen.closed;
   }
 
@@ -152,8 +154,7 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
     },
     async close() {
       await session.close();
-      current.retired = true;
-      await Promise.allSettled([retire(current)]);
+      await current.raw.close().catch((err) => log(`serve: closing: ${String(err)}`));
       await store.close();
     },
   };
