@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from "fastify";
 import type { AnswerResult } from "../ground/answer.js";
 import { isLoopbackHost } from "../mcp/http-guard.js";
 import type { ReadResult } from "../read/read.js";
@@ -23,6 +23,8 @@ export interface ServeAppOptions extends GuardOptions {
   bodyLimit?: number;
   /** Per client (remote address): calls running at once and queued beyond them (default 4 and 16). */
   clientCap?: { running: number; waiting: number };
+  /** Event streams one client may hold open (default 16). */
+  maxStreamsPerClient?: number;
   /** Keep-alive comment interval of the event streams (default 15 s). */
   keepAliveMs?: number;
   /** Registered after the API, in order. */
@@ -69,12 +71,18 @@ export async function buildServeApp(
   });
   await hub.whenReady();
 
+  const clientOf = (request: FastifyRequest) => request.ip;
   registerApi(app, ctx, {
     limits: new ClientLimits(cap.running, cap.waiting),
-    clientOf: (request) => request.ip,
+    clientOf,
     capText: `at most ${cap.running} running and ${cap.waiting} waiting`,
   });
-  registerEvents(app, { hub, keepAliveMs: options.keepAliveMs });
+  registerEvents(app, {
+    hub,
+    keepAliveMs: options.keepAliveMs,
+    clientOf,
+    maxStreamsPerClient: options.maxStreamsPerClient,
+  });
   for (const register of options.routes ?? []) await register(app, ctx);
   return app;
 }

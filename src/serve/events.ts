@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { parseConversationId } from "./bodies.js";
 import type { LandedEvent, LandingHub } from "./landings.js";
 
@@ -7,6 +7,9 @@ export interface EventsOptions {
   hub: LandingHub;
   /** A comment line this often keeps proxies from closing an idle stream (default 15 s). */
   keepAliveMs?: number;
+  clientOf(request: FastifyRequest): string;
+  /** Streams one client may hold open at once (default 16): each holds a socket. */
+  maxStreamsPerClient?: number;
 }
 
 /**
@@ -16,10 +19,21 @@ export interface EventsOptions {
 export function registerEvents(app: FastifyInstance, options: EventsOptions): void {
   const open = new Set<ServerResponse>();
   const keepAliveMs = options.keepAliveMs ?? 15_000;
+  const maxStreams = options.maxStreamsPerClient ?? 16;
+  const perClient = new Map<string, number>();
 
   app.get<{ Params: { id: string } }>("/v1/conversations/:id/events", (request, reply) => {
     const id = parseConversationId(request.params.id);
     if (!id.ok) return reply.code(400).send({ error: id.reason });
+    const client = options.clientOf(request);
+    const held = perClient.get(client) ?? 0;
+    if (held >= maxStreams) {
+      reply.header("Retry-After", "5");
+      return reply
+        .code(429)
+        .send({ error: `too many open event streams from this client (at most ${maxStreams})` });
+    }
+    perClient.set(client, held + 1);
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
@@ -37,6 +51,9 @@ export function registerEvents(app: FastifyInstance, options: EventsOptions): vo
     const unsubscribe = options.hub.subscribe(id.value, send);
     const keepAlive = setInterval(() => res.write(": keep-alive\n\n"), keepAliveMs);
     res.once("close", () => {
+      const left = (perClient.get(client) ?? 1) - 1;
+      if (left > 0) perClient.set(client, left);
+      else perClient.delete(client);
       clearInterval(keepAlive);
       unsubscribe();
       open.delete(res);

@@ -116,6 +116,31 @@ describe("conversations", () => {
     expect(stream.status).toBe(400);
   });
 
+  it("bounds the streams one client holds open", async () => {
+    const own = await serve(web, { app: { maxStreamsPerClient: 2 } });
+    try {
+      const open = [
+        await openEvents(`${own.url}/v1/conversations/s1/events`),
+        await openEvents(`${own.url}/v1/conversations/s2/events`),
+      ];
+      const third = await fetch(`${own.url}/v1/conversations/s3/events`);
+      expect(third.status).toBe(429);
+      expect((await third.json()).error).toMatch(/too many open event streams/);
+      open[0]?.close();
+      let again = third;
+      // The server hears the first stream close a moment after the client drops it.
+      while (again.status === 429) {
+        await pause(20);
+        again = await fetch(`${own.url}/v1/conversations/s3/events`);
+      }
+      expect(again.status).toBe(200);
+      await again.body?.cancel();
+      open[1]?.close();
+    } finally {
+      await own.close();
+    }
+  });
+
   it("ends open streams when the server closes", async () => {
     const own = await serve(web);
     const stream = await openEvents(`${own.url}/v1/conversations/conv-c/events`);
