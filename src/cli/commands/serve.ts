@@ -5,7 +5,7 @@ export function registerServe(program: Command): void {
   program
     .command("serve")
     .description(
-      "Run the HTTP service: JSON API under /v1 (search, read, answer, health, conversation events).",
+      "Run the HTTP service: the dashboard at / and a JSON API under /v1 (search, read, answer, health, conversation events).",
     )
     .option(
       "--port <n>",
