@@ -190,6 +190,17 @@ async function concurrentRun() {
   server.kill();
   return { errors, ms, readyMb: ready.now, peakMb: after.peak, endMb: after.now };
 }
+/** A bare Node process, for scale: what any Node server costs before it loads a line of its own. */
+async function bareNodeMb() {
+  const node = spawn(process.execPath, ["-e", "process.stdout.write('up'); setInterval(() => {}, 1000)"], {
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  await new Promise((resolve) => node.stdout.once("data", resolve));
+  const { now } = rssOf(node.pid);
+  node.kill();
+  return now;
+}
+const bareMb = await bareNodeMb();
 const concurrent = [];
 for (let i = 0; i < 3; i++) concurrent.push(await concurrentRun());
 await proxy.close();
@@ -225,9 +236,10 @@ server alone, median of ${concurrent.length} fresh servers.
 | of which a bare loopback HTTP POST round trip (fetch, no MCP), p50 | ${f(p50(roundTrip))} ms | |
 | ${sessions} sessions × ${perSession} calls, ${concurrent.length} runs: errors | ${errors} | 0 |
 | ${sessions} sessions × ${perSession} calls: wall time, median | ${f(median("ms"))} ms | |
+| a bare \`node\` process, for scale (VmRSS) | ${bareMb.toFixed(0)} MB | |
 | server process RSS when ready (VmRSS), median | ${median("readyMb").toFixed(0)} MB | |
 | server process peak RSS over the run (VmHWM), median | ${median("peakMb").toFixed(0)} MB | < 150 MB |
 | server process RSS after the run (VmRSS), median | ${median("endMb").toFixed(0)} MB | |
-| tools/list tokens (3 tools, schemas + descriptions, o200k) | ${toolTokens} | < 1,500 |
+| tools/list tokens (${tools.length} tools, schemas + descriptions, o200k) | ${toolTokens} | < 1,500 |
 | per tool | ${perTool} | |`);
 process.exit(0);
