@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { webAbilityGate } from "../config/abilities.js";
-import { CONFIG_FILE_NAME, findConfigFile, loadConfig, type ResolvedConfig } from "../config/load.js";
+import { CONFIG_FILE_NAME, loadConfig, type ResolvedConfig } from "../config/load.js";
 import { createSession, type Landing, type Session, type SessionOptions } from "../session/session.js";
 import { openStore, type StatusStore } from "../store/open-store.js";
 import type { Store } from "../store/store.js";
@@ -49,7 +49,8 @@ const TRACKED = ["search", "read", "fetchBest", "answer", "research"] as const;
 export function createServeContext(options: ServeContextOptions = {}): ServeRuntime {
   const log = options.log ?? ((line: string) => process.stderr.write(`websift: ${line}\n`));
   const cwd = options.cwd ?? process.cwd();
-  const load = () => loadConfig({ cwd, home: options.home, env: options.env });
+  const envPath = join(cwd, ".env");
+  const load = () => loadConfig({ cwd, home: options.home, env: options.env, envPath });
   const first = load();
   const store = options.store ?? openStore({ env: first.env, log });
   // Every generation shares this store; closing a generation must not close it.
@@ -125,8 +126,8 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
   );
 
   return {
-    configPath: first.file ?? findConfigFile(cwd, options.home ?? "") ?? join(cwd, CONFIG_FILE_NAME),
-    envPath: join(cwd, ".env"),
+    configPath: first.file ?? join(cwd, CONFIG_FILE_NAME),
+    envPath,
     store,
     websift: () => current.view,
     session: () => session,
