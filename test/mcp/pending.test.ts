@@ -206,6 +206,7 @@ describe("MCP pending lookups over Streamable HTTP", () => {
   });
 });
 
+// Two servers start under tsx: slow on a busy machine, hence the longer timeout.
 describe("MCP pending lookups over stdio", () => {
   let proxy: SimProxy;
   beforeAll(async () => {
@@ -239,5 +240,5 @@ describe("MCP pending lookups over stdio", () => {
   it("a slow call replies still running with progress; web_result returns it; another server knows nothing of it", async () => {
     const [client, other] = await Promise.all([spawnServer(), spawnServer()]);
     await slowLookupLandsForItsClient(client, other);
-  });
+  }, 60_000);
 });
