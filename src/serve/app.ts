@@ -1,5 +1,10 @@
 import type { AddressInfo } from "node:net";
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from "fastify";
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from "fastify";
 import type { AnswerResult } from "../ground/answer.js";
 import { isLoopbackHost } from "../mcp/http-guard.js";
 import type { ReadResult } from "../read/read.js";
@@ -29,6 +34,11 @@ export interface ServeAppOptions extends GuardOptions {
   keepAliveMs?: number;
   /** Registered after the API, in order. */
   routes?: RouteRegistrar[];
+  /**
+   * Behind a load balancer: the client is the address X-Forwarded-For names (Fastify's trustProxy: true, or the
+   * proxies' addresses), so per-client caps apply per real client, not to the balancer as a whole.
+   */
+  trustProxy?: boolean | string | string[];
 }
 
 /** The HTTP service on one Fastify app: the JSON API, the conversation event streams, then any extra routes. */
@@ -38,7 +48,13 @@ export async function buildServeApp(
 ): Promise<FastifyInstance> {
   const bodyLimit = options.bodyLimit ?? 64 * 1024;
   const cap = options.clientCap ?? { running: 4, waiting: 16 };
-  const app = Fastify({ bodyLimit, logger: false, return503OnClosing: true });
+  const serverOptions: FastifyServerOptions = {
+    bodyLimit,
+    logger: false,
+    return503OnClosing: true,
+    trustProxy: options.trustProxy ?? false,
+  };
+  const app = Fastify(serverOptions);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE")

@@ -134,6 +134,39 @@ describe("DNS rebinding", () => {
   });
 });
 
+describe("behind a load balancer", () => {
+  it("answers to the balancer's Host when allowed, and caps each forwarded client apart", async () => {
+    const behind = await serve(web, {
+      app: { allowedHosts: ["search.example.org"], trustProxy: true, clientCap: { running: 1, waiting: 0 } },
+    });
+    try {
+      const lb = await rawGet(behind.port, "/v1/health", { host: "search.example.org" });
+      expect(lb.status).toBe(200);
+      const door = gate();
+      web.route("www.example.com", "/lb", async () => {
+        await door.wait;
+        return { headers: { "content-type": "text/plain" }, body: "behind" };
+      });
+      const from = (ip: string) =>
+        behind.post("/v1/read", { url: `https://www.example.com/lb?${ip}` }, { "x-forwarded-for": ip });
+      const first = from("203.0.113.1");
+      while (!web.requests.some((r) => r.path === "/lb")) await new Promise((r) => setTimeout(r, 5));
+      expect((await from("203.0.113.1")).status).toBe(429);
+      const other = from("203.0.113.2");
+      while (web.requests.filter((r) => r.path === "/lb").length < 2)
+        await new Promise((r) => setTimeout(r, 5));
+      door.open();
+      expect((await first).status).toBe(200);
+      expect((await other).status).toBe(200);
+      expect(behind.ctx.activity().map((a) => a.client)).toEqual(
+        expect.arrayContaining(["203.0.113.1", "203.0.113.2"]),
+      );
+    } finally {
+      await behind.close();
+    }
+  });
+});
+
 describe("per-client concurrency cap", () => {
   function slowRoute() {
     const door = gate();

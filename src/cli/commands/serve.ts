@@ -19,6 +19,13 @@ export function registerServe(program: Command): void {
       (v: string, acc: string[]) => [...acc, v],
       [] as string[],
     )
+    .option(
+      "--allow-host <host:port>",
+      "extra Host this server answers to, e.g. behind a load balancer (repeatable)",
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
+    .option("--trust-proxy", "per-client caps by X-Forwarded-For (only behind a proxy that sets it)")
     .option("--json", "print the listening address as JSON")
     .addHelpText(
       "after",
@@ -53,6 +60,8 @@ Examples:
       const app = await buildServeApp(ctx, {
         token,
         allowedOrigins: opts.allowOrigin,
+        allowedHosts: opts.allowHost,
+        trustProxy: opts.trustProxy === true,
         routes: [registerDashboard],
       });
       const host = opts.host ?? (setting("serveHost") as string | undefined) ?? "127.0.0.1";
