@@ -8,7 +8,7 @@ const STRONG =
 
 // Readability's "unlikely candidates": overruled when the same name also says content.
 const WEAK =
-  /combx|(?:^|[\s_-])(?:header|footer|masthead|menu|navbar|nav|navigation|pagination|pager|toolbar|rss|shoutbox|skyscraper|login|signup|remark|meta|dateline)(?:$|[\s_-])/i;
+  /combx|(?:^|[\s_-])(?:header|footer|masthead|menu|navbar|nav|navigation|pagination|pager|toolbar|rss|shoutbox|skyscraper|login|signup|remark|meta)(?:$|[\s_-])/i;
 const CONTENT_HINT = /article|body|content|main|post|entry|story|text|blog|thread|mathjax/i;
 
 // A class list that names the content container itself ("entry-content no-share") is content.

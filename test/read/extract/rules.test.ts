@@ -193,4 +193,12 @@ describe("extractMarkdown: selection rules", () => {
     );
     expect(markdown).toContain("| Maps | 10 MB | 3 MB |");
   });
+
+  it("keeps a dateline: it is the first words of the article's first sentence", async () => {
+    const { markdown } = await extractMarkdown(
+      page(`<article><p><span class="dateline">CAIRO —</span> ${PROSE}</p><p>${PROSE}</p></article>`),
+      URL,
+    );
+    expect(markdown).toContain("CAIRO — The committee met");
+  });
 });
