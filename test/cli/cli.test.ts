@@ -89,6 +89,13 @@ describe("websift CLI", { timeout: 60_000 }, () => {
     expect(proxy.log.some((l) => l.startsWith("CONNECT html.duckduckgo.com:443"))).toBe(true);
   });
 
+  it("search without --limit takes the configured default (WEBSIFT_MAX_RESULTS), not a hard-coded 5", async () => {
+    serveSearch();
+    const r = await run(["search", "zugspitze glacier height", "--json"], { WEBSIFT_MAX_RESULTS: "2" });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).results).toHaveLength(2);
+  });
+
   it("search --json prints the documented shape and nothing else", async () => {
     serveSearch();
     const r = await run(["search", "zugspitze glacier height", "--json"]);

@@ -6,11 +6,15 @@ export function registerFetch(program: Command): void {
     .command("fetch")
     .description("Read a page as clean markdown sized for a context window.")
     .argument("<url>", "an http(s) URL")
-    .option("--max-chars <n>", "characters to return", parseIntOption("--max-chars", 200, 1_000_000), 6000)
+    .option(
+      "--max-chars <n>",
+      "characters to return (default maxChars, else 6000)",
+      parseIntOption("--max-chars", 200, 1_000_000),
+    )
     .option("--looking-for <text>", "what you are after: the page start, then matching passages")
     .option(
       "--mode <mode>",
-      "passages, cut or head-tail",
+      "passages, cut or head-tail (default longPageMode)",
       oneOf("--mode", ["passages", "cut", "head-tail"] as const),
     )
     .option("--offset <n>", "read on from this character", parseIntOption("--offset", 0, 100_000_000))

@@ -6,7 +6,11 @@ export function registerSearch(program: Command): void {
     .command("search")
     .description("Search the web through the provider chain (keyless by default).")
     .argument("<query...>", "what to search for")
-    .option("--limit <n>", "results wanted (1-20)", parseIntOption("--limit", 1, 20), 5)
+    .option(
+      "--limit <n>",
+      "results wanted (1-20; default maxResults, else 5)",
+      parseIntOption("--limit", 1, 20),
+    )
     .option("--provider <name>", "pin one provider (its failure is the answer), or auto", "auto")
     .option("--scope <scope>", "general or code", oneOf("--scope", ["general", "code"] as const), "general")
     .option(
