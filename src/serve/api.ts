@@ -31,10 +31,10 @@ export function registerApi(app: FastifyInstance, ctx: ServeRuntime, deps: ApiDe
     return limited(request, reply, "search", oneLine(query, 300), async (signal) => {
       if (conversationId) {
         const r = await ctx.session().search(conversationId, query, { ...options, signal });
-        return r.status === "pending" ? pending(r) : { text: await searchText(r), ...r };
+        return r.status === "pending" ? pending(r) : { text: searchText(r), ...r };
       }
       const r = await ctx.websift().search(query, { ...options, signal });
-      return { text: await searchText(r), ...r };
+      return { text: searchText(r), ...r };
     });
   });
 
@@ -45,10 +45,10 @@ export function registerApi(app: FastifyInstance, ctx: ServeRuntime, deps: ApiDe
     return limited(request, reply, "read", withoutQuery(url), async (signal) => {
       if (conversationId) {
         const r = await ctx.session().read(conversationId, url, { ...options, signal });
-        return r.status === "pending" ? pending(r) : { text: await readText(url, r), ...r };
+        return r.status === "pending" ? pending(r) : { text: readText(url, r), ...r };
       }
       const r = await ctx.websift().read(url, { ...options, signal });
-      return { text: await readText(url, r), ...r };
+      return { text: readText(url, r), ...r };
     });
   });
 
@@ -59,10 +59,10 @@ export function registerApi(app: FastifyInstance, ctx: ServeRuntime, deps: ApiDe
     return limited(request, reply, "answer", oneLine(query, 300), async (signal) => {
       if (conversationId) {
         const r = await ctx.session().answer(conversationId, query, { ...options, signal });
-        return r.status === "pending" ? pending(r) : { text: await answerText(query, r), ...r };
+        return r.status === "pending" ? pending(r) : { text: answerText(r), ...r };
       }
       const r = await ctx.websift().answer(query, { ...options, signal });
-      return { text: await answerText(query, r), ...r };
+      return { text: answerText(r), ...r };
     });
   });
 

@@ -76,10 +76,7 @@ export async function buildServeApp(
   const redisUrl = store.backend === "redis" ? ctx.config().env.WEBSIFT_REDIS_URL?.trim() : undefined;
   const hub = new LandingHub({ redisUrl: redisUrl || undefined, log: ctx.log });
   const stopHearing = ctx.onLanded((landing) => {
-    landedData(landing).then(
-      (data) => hub.publish({ conversationId: landing.conversationId, id: landing.id, data }),
-      (err) => ctx.log(`serve: rendering a landing: ${String(err)}`),
-    );
+    hub.publish({ conversationId: landing.conversationId, id: landing.id, data: landedData(landing) });
   });
   app.addHook("onClose", async () => {
     stopHearing();
@@ -129,7 +126,7 @@ export async function listen(
 }
 
 /** The event's data: what the synchronous call would have answered, plus the lookup's id and keepAs line. */
-async function landedData(landing: Landing): Promise<Record<string, unknown>> {
+function landedData(landing: Landing): Record<string, unknown> {
   const base = {
     id: landing.id,
     keepAs: landing.keepAs,
@@ -138,12 +135,12 @@ async function landedData(landing: Landing): Promise<Record<string, unknown>> {
   };
   if (landing.kind === "search") {
     const r: SearchResponse = landing.result;
-    return { text: await searchText(r), ...r, ...base };
+    return { text: searchText(r), ...r, ...base };
   }
   if (landing.kind === "read") {
     const r: ReadResult = landing.result;
-    return { text: await readText(r.url, r), ...r, ...base };
+    return { text: readText(r.url, r), ...r, ...base };
   }
   const r: AnswerResult = landing.result;
-  return { text: await answerText("", r), ...r, ...base };
+  return { text: answerText(r), ...r, ...base };
 }
