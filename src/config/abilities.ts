@@ -1,8 +1,3 @@
-// For `websift serve` (src/serve/serve-context.ts, build()): pass
-// `enabled: webAbilityGate(store, config.toWebsiftConfig().enabled)` to createWebsift, with `store` the shared
-// store, so the dashboard's switch holds there as it does in the CLI and the MCP server (src/cli/runtime.ts).
-// Also give createSession `waitSeconds: () => current.config.waitSeconds ?? 3` (a function is read per turn) so
-// the wait set in Settings → Web applies without a restart.
 import type { Store } from "../store/store.js";
 import type { WebsiftConfig } from "../websift.js";
 

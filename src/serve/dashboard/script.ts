@@ -43,7 +43,7 @@ export const PAGE_JS = `"use strict";
       var token = sessionStorage.getItem(TOKEN_KEY);
       if (token) headers.authorization = "Bearer " + token;
       if (body !== undefined) headers["content-type"] = "application/json";
-      var res = await fetch(path, { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      var res = await window.fetch(path, { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body) });
       if (res.status === 401) {
         sessionStorage.removeItem(TOKEN_KEY);
         if (await askToken()) continue;
