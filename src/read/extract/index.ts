@@ -3,6 +3,7 @@ import { cleanTree } from "./clean.js";
 import { limitDepth } from "./depth-limit.js";
 import type { Document, Element } from "./dom.js";
 import { findFirst, isTag, parseHtml } from "./dom.js";
+import { trimLeadingStubs, trimTrailingStubs } from "./edge-lines.js";
 import { baseUrlOf, usefulLinks } from "./links.js";
 import { scoreContainers, topCandidate, withSiblings } from "./main-content.js";
 import { type Rendered, renderMarkdown } from "./markdown.js";
@@ -54,7 +55,10 @@ function extract(doc: Document, mode: "strict" | "loose", title: string | undefi
     doc.children.find(isTag);
   const roots = root ? mainContent(root) : [];
   dropTitleHeading(roots, title);
-  return renderMarkdown(roots);
+  const rendered = renderMarkdown(roots);
+  // Furniture lines around the article (dates, bylines, labels, appeals) are cut at both ends.
+  const blocks = trimLeadingStubs(trimTrailingStubs(rendered.blocks));
+  return { ...rendered, blocks, markdown: blocks.join("\n\n") };
 }
 
 /** The innermost element still holding nearly all of the page's prose: the page minus its frame. */

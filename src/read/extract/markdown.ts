@@ -60,6 +60,8 @@ const USELESS_ALT =
 
 export interface Rendered {
   markdown: string;
+  /** The top-level blocks `markdown` is made of (a fenced code block or a table is one block). */
+  blocks: string[];
   /** `href` values in document order, as written in the page. */
   hrefs: string[];
 }
@@ -69,7 +71,7 @@ export function renderMarkdown(roots: Element[]): Rendered {
   const r = new MarkdownRenderer();
   const blocks: string[] = [];
   for (const root of roots) r.block(root, blocks);
-  return { markdown: blocks.join("\n\n"), hrefs: r.hrefs };
+  return { markdown: blocks.join("\n\n"), blocks, hrefs: r.hrefs };
 }
 
 class MarkdownRenderer {

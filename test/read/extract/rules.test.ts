@@ -201,4 +201,35 @@ describe("extractMarkdown: selection rules", () => {
     );
     expect(markdown).toContain("CAIRO — The committee met");
   });
+
+  it("drops the short non-sentence lines after the article's last paragraph (labels, dates, appeals)", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<article><p>${PROSE}</p><p>${PROSE}</p><p>Category : Press Releases</p><p>Jetzt teilen</p></article>`,
+      ),
+      URL,
+    );
+    expect(markdown).not.toContain("Press Releases");
+    expect(markdown).not.toContain("Jetzt teilen");
+    expect(markdown.trimEnd().endsWith("before the final vote.")).toBe(true);
+  });
+
+  it("keeps a last line that is a sentence, or a label that introduces what follows", async () => {
+    const { markdown } = await extractMarkdown(
+      page(`<article><p>${PROSE}</p><p>${PROSE}</p><p>It rained.</p><p>Our picks:</p></article>`),
+      URL,
+    );
+    expect(markdown).toContain("It rained.");
+    expect(markdown).toContain("Our picks:");
+  });
+
+  it("drops the short non-sentence lines above the article's first sentence (date, byline)", async () => {
+    const { markdown } = await extractMarkdown(
+      page(`<article><p>23.10.2018</p><p>Mark Lavin</p><p>${PROSE}</p><p>${PROSE}</p></article>`),
+      URL,
+    );
+    expect(markdown).not.toContain("23.10.2018");
+    expect(markdown).not.toContain("Mark Lavin");
+    expect(markdown.startsWith("The committee met")).toBe(true);
+  });
 });

@@ -1,0 +1,31 @@
+// A line of running text is a sentence: it ends in sentence punctuation, or it is long enough to be one.
+const SENTENCE_END = /[.!?…。！？:：]["'»”’)\]）」』]*$/u;
+// Scripts written without spaces between words: a short line is still a sentence there.
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
+const STRUCTURED = /^(?:#|[-*+] |\d+[.)] |> |\||```|~~~)/;
+
+/** A short plain line that is not a sentence: a date, a byline, a label ("Kategorie: News", "Kontakt"). */
+function isStub(block: string): boolean {
+  if (block.length > 100 || block.includes("\n") || STRUCTURED.test(block)) return false;
+  if (SENTENCE_END.test(block) || UNSPACED.test(block) || block.includes(",")) return false;
+  return block.split(/\s+/).length <= 10;
+}
+
+/**
+ * Drops the run of short non-sentence lines after the last block of real content: what follows an
+ * article's last paragraph on a page is its furniture (dates, labels, "Kontakt", "Jetzt teilen"), and an
+ * article does not end on a fragment.
+ */
+export function trimTrailingStubs(blocks: string[]): string[] {
+  let end = blocks.length;
+  while (end > 1 && isStub(blocks[end - 1]!)) end--;
+  // Only when real content remains: a page of short lines (a listing, a menu card) is its own content.
+  return end < blocks.length && blocks.slice(0, end).join("").length >= 200 ? blocks.slice(0, end) : blocks;
+}
+
+/** The same at the start: dates, bylines and section labels above the article's first sentence. */
+export function trimLeadingStubs(blocks: string[]): string[] {
+  let start = 0;
+  while (start < blocks.length - 1 && isStub(blocks[start]!)) start++;
+  return start > 0 && blocks.slice(start).join("").length >= 200 ? blocks.slice(start) : blocks;
+}
