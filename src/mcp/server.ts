@@ -31,7 +31,11 @@ export interface McpServerOptions {
    * web_result wait of the same length, and is long enough that most lookups still answer in their own call.
    */
   waitSeconds?: number;
-  /** A lookup's hard deadline, counted from its call (default 60 s): past it, it lands as a timeout failure. */
+  /**
+   * A lookup's hard deadline, counted from its call: past it, it lands as a timeout failure. Default 20 s, the
+   * library's own budget (`websift mcp` passes WEBSIFT_TIMEOUT when set), so a lookup the operator bounded is
+   * bounded the same over MCP; a call then waits past the deadline only when it queued behind the client's others.
+   */
   deadlineSeconds?: number;
   log?: (line: string) => void;
 }
@@ -44,7 +48,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   const limit = new CallLimit(maxConcurrentCalls, options.maxQueuedCalls ?? 16);
   const lookups = new ClientLookups(options.websift, {
     waitSeconds: options.waitSeconds ?? 25,
-    deadlineSeconds: options.deadlineSeconds ?? 60,
+    deadlineSeconds: options.deadlineSeconds ?? 20,
     maxConcurrent: maxConcurrentCalls,
     fetchBudgetMs: options.timeoutMs,
   });

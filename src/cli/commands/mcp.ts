@@ -57,7 +57,12 @@ Examples:
       const setting = (key: string) => config.settings.find((s) => s.key === key)?.value;
       const timeout = setting("timeout") as number | undefined;
       const websift = await websiftFromEnv({ verbose: opts.verbose });
-      const serverOptions = { websift, log, timeoutMs: timeout ? timeout * 1000 : undefined };
+      const serverOptions = {
+        websift,
+        log,
+        timeoutMs: timeout ? timeout * 1000 : undefined,
+        deadlineSeconds: timeout,
+      };
       if (!opts.http) {
         await serveMcpStdio(serverOptions);
         await websift.close();
