@@ -1,4 +1,6 @@
 export * from "./agent/index.js";
+export type { WebAbility } from "./config/abilities.js";
+export { readWebAbility, webAbilityGate, writeWebAbility } from "./config/abilities.js";
 export type { LoadConfigOptions, ResolvedConfig } from "./config/load.js";
 export { ConfigError, loadConfig } from "./config/load.js";
 export { Deadline, DeadlineExceeded } from "./core/deadline.js";
