@@ -154,6 +154,13 @@ export function withSiblings(top: Element, scores: Map<Element, number>, stats: 
   if (!parent || !isTag(parent)) return [top];
   const topScore = scores.get(top) ?? 0;
   const threshold = Math.max(10, topScore * 0.2);
+  // Each child of the parent: the best score of a container inside it.
+  const bestInside = new Map<Element, number>();
+  for (const [el, score] of scores) {
+    let a: Element = el;
+    while (a.parent && a.parent !== parent && isTag(a.parent)) a = a.parent;
+    if (a.parent === parent) bestInside.set(a, Math.max(bestInside.get(a) ?? 0, score));
+  }
   const out: Element[] = [];
   for (const sib of parent.children) {
     if (!isTag(sib)) continue;
@@ -165,6 +172,13 @@ export function withSiblings(top: Element, scores: Map<Element, number>, stats: 
     if (sib.attribs.class && sib.attribs.class === top.attribs.class) bonus += topScore * 0.2;
     const score = scores.get(sib);
     if (score !== undefined && score + bonus >= threshold) {
+      out.push(sib);
+      continue;
+    }
+    // A sibling section whose best block of prose scores nearly as well as the chosen one is another part
+    // of the same content (the question beside its answers, a product's description beside its details).
+    const inner = bestInside.get(sib) ?? 0;
+    if (inner >= Math.max(10, topScore * 0.6) && stats.linkDensity(sib) < 0.15) {
       out.push(sib);
       continue;
     }

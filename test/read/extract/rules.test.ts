@@ -232,4 +232,12 @@ describe("extractMarkdown: selection rules", () => {
     expect(markdown).not.toContain("Mark Lavin");
     expect(markdown.startsWith("The committee met")).toBe(true);
   });
+
+  it("keeps a sibling section whose own prose scores nearly as well as the chosen one (a question beside its answers)", async () => {
+    const question = `<div class="q"><div><div><p>Question: ${PROSE}</p><p>Details: ${PROSE}</p></div></div></div>`;
+    const answers = `<div class="a"><p>Answer one: ${PROSE}</p><p>Answer two: ${PROSE}</p><p>Answer three: ${PROSE}</p></div>`;
+    const { markdown } = await extractMarkdown(page(`<div class="wrap">${question}${answers}</div>`), URL);
+    expect(markdown).toContain("Answer three:");
+    expect(markdown).toContain("Question:");
+  });
 });
