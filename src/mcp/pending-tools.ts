@@ -6,9 +6,11 @@ import type { SearchResponse } from "../search/chain.js";
 import type { LookupKind } from "../session/lookup-key.js";
 import type { InTurn, LookupResult, PendingLookup, Session, TurnOptions } from "../session/session.js";
 import {
+  readOptionsOf,
   renderAnswer,
   renderPage,
   renderSearch,
+  searchOptionsOf,
   type ToolOutput,
   webAnswer,
   webFetch,
@@ -37,15 +39,7 @@ const searchTool: SessionTool = {
   subject: (args) => (args as SearchArgs).query,
   ask(session, conversationId, raw, turn) {
     const args = raw as SearchArgs;
-    return session.search(conversationId, args.query, {
-      limit: args.limit,
-      provider: args.provider,
-      scope: args.scope,
-      allowedHosts: args.allowed_hosts,
-      region: args.region,
-      timeRange: args.time_range,
-      ...turn,
-    }) as Asked;
+    return session.search(conversationId, args.query, { ...searchOptionsOf(args), ...turn }) as Asked;
   },
   render: (_args, result) => renderSearch(result as SearchResponse),
 };
@@ -56,13 +50,7 @@ const fetchTool: SessionTool = {
   subject: (args) => (args as FetchArgs).url,
   ask(session, conversationId, raw, turn) {
     const args = raw as FetchArgs;
-    return session.read(conversationId, args.url, {
-      maxChars: args.max_chars,
-      lookingFor: args.looking_for,
-      offset: args.offset,
-      mode: args.mode,
-      ...turn,
-    }) as Asked;
+    return session.read(conversationId, args.url, { ...readOptionsOf(args), ...turn }) as Asked;
   },
   render: (args, result) => renderPage((args as FetchArgs).url, result as ReadResult),
 };

@@ -95,12 +95,7 @@ export const webSearch: WebTool<typeof searchInput> = {
   async run(websift, args, run) {
     run.progress?.(searchingLine(args.query));
     const response = await websift.search(args.query, {
-      limit: args.limit,
-      provider: args.provider,
-      scope: args.scope,
-      allowedHosts: args.allowed_hosts,
-      region: args.region,
-      timeRange: args.time_range,
+      ...searchOptionsOf(args),
       signal: run.signal,
       onAttempt: (a) => run.progress?.(attemptLine(a)),
     });
@@ -117,13 +112,7 @@ export const webFetch: WebTool<typeof fetchInput> = {
   async run(websift, args, run) {
     run.progress?.(readingLine(args.url));
     const deadline = Deadline.fromSignal(run.signal, run.timeoutMs ?? 20_000);
-    const page = await websift.read(args.url, {
-      maxChars: args.max_chars,
-      lookingFor: args.looking_for,
-      offset: args.offset,
-      mode: args.mode,
-      deadline,
-    });
+    const page = await websift.read(args.url, { ...readOptionsOf(args), deadline });
     return renderPage(args.url, page);
   },
 };
@@ -145,6 +134,23 @@ export const webAnswer: WebTool<typeof answerInput> = {
 };
 
 export const WEB_TOOLS = [webSearch, webFetch, webAnswer] as const;
+
+/** web_search's arguments as library options: one mapping for a direct call and a session lookup alike. */
+export function searchOptionsOf(args: z.infer<z.ZodObject<typeof searchInput>>) {
+  return {
+    limit: args.limit,
+    provider: args.provider,
+    scope: args.scope,
+    allowedHosts: args.allowed_hosts,
+    region: args.region,
+    timeRange: args.time_range,
+  };
+}
+
+/** web_fetch's arguments as library read options. */
+export function readOptionsOf(args: z.infer<z.ZodObject<typeof fetchInput>>) {
+  return { maxChars: args.max_chars, lookingFor: args.looking_for, offset: args.offset, mode: args.mode };
+}
 
 const researchInput = {
   question: z.string().min(1).max(2000).describe("The question to research"),
