@@ -1,8 +1,9 @@
 // Runs every bench/*.bench.mjs in name order (each prints one markdown section) and rewrites bench/RESULTS.md
-// as a header about this machine followed by those sections. `node bench/run.mjs --quick` for a short run.
-// Run through `npm run bench`, which builds dist/ first.
+// as a header about this machine followed by those sections. `node bench/run.mjs --quick` for a short run;
+// `node bench/run.mjs serve mcp` runs the named benches only and replaces just their sections (each section
+// carries the time it was measured). Run through `npm run bench`, which builds dist/ first.
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 
@@ -44,7 +45,13 @@ const header = [
   "",
 ].join("\n");
 
-const sections = [];
+// Sections of benches not run this time are kept from the last file, each behind its `<!-- bench: file -->` mark.
+const kept = new Map();
+if (only.length > 0 && existsSync(`${dir}RESULTS.md`)) {
+  const parts = readFileSync(`${dir}RESULTS.md`, "utf8").split(/^<!-- bench: (\S+) -->$/m);
+  for (let i = 1; i < parts.length; i += 2) kept.set(parts[i], parts[i + 1].trim());
+}
+const sections = new Map();
 const failed = [];
 for (const file of files) {
   process.stderr.write(`bench: ${file}\n`);
@@ -57,16 +64,22 @@ for (const file of files) {
   const seconds = ((Date.now() - t0) / 1000).toFixed(0);
   if (run.status === 0) {
     process.stdout.write(run.stdout);
-    sections.push(run.stdout.trim());
+    const [title, ...body] = run.stdout.trim().split("\n");
+    sections.set(file, [title, "", `_measured ${new Date().toISOString()}_`, ...body].join("\n"));
     process.stderr.write(`bench: ${file} done in ${seconds} s\n`);
   } else {
     // One broken benchmark must not cost the others their results: note it and go on.
     failed.push(file);
     const why = run.error ? run.error.message : `exit code ${run.status ?? run.signal}`;
-    sections.push(`## ${file}\n\nFailed after ${seconds} s (${why}); see the run's stderr.`);
+    sections.set(file, `## ${file}\n\nFailed after ${seconds} s (${why}); see the run's stderr.`);
     process.stderr.write(`bench: ${file} FAILED (${why})\n`);
   }
 }
-writeFileSync(`${dir}RESULTS.md`, `${header}\n${sections.join("\n\n")}\n`);
+const all = readdirSync(dir)
+  .filter((f) => f.endsWith(".bench.mjs"))
+  .sort()
+  .filter((f) => sections.has(f) || kept.has(f))
+  .map((f) => `<!-- bench: ${f} -->\n${sections.get(f) ?? kept.get(f)}`);
+writeFileSync(`${dir}RESULTS.md`, `${header}\n${all.join("\n\n")}\n`);
 process.stderr.write(`bench: wrote bench/RESULTS.md (${files.length} sections, ${failed.length} failed)\n`);
 if (failed.length) process.exitCode = 1;
