@@ -1,6 +1,6 @@
 import { type ChromeKind, chromeKind } from "./chrome-names.js";
 import type { Document, Element } from "./dom.js";
-import { isInside, isTag, removeNode, walkElements } from "./dom.js";
+import { isInside, isTag, isText, removeNode, walkElements } from "./dom.js";
 import { isHidden } from "./hidden.js";
 import { runningProse } from "./running-prose.js";
 import { TextStatsIndex } from "./text-stats.js";
@@ -57,6 +57,7 @@ export function cleanTree(doc: Document, mode: "strict" | "loose" = "strict"): v
       return true;
     }
     if (TEXT_ROOTS.has(el.name)) return true;
+    if (inSentence(el)) return true;
     const kind = chromeKind(el);
     if (kind) soft.push({ el, kind });
     return true;
@@ -92,6 +93,31 @@ function removeChrome(doc: Document, soft: Candidate[]): void {
     if (chars < total * 0.4 || (rest >= 2000 && chars < total * 0.75) || (kind === "comments" && rest >= 500))
       removeNode(el);
   }
+}
+
+// Phrasing elements: inside a line of text they are words of that line.
+const PHRASING = new Set(
+  "a span em strong b i u s abbr cite q mark small sup sub font dfn time var ins del".split(" "),
+);
+
+/**
+ * An inline element with running text on both sides is part of a sentence (a link with a "popup" note, a
+ * term with a "tooltip"): its class name describes a decoration, and removing it would cut words out of the
+ * sentence.
+ */
+function inSentence(el: Element): boolean {
+  if (!PHRASING.has(el.name) || !el.parent) return false;
+  let before = 0;
+  let after = 0;
+  let seen = false;
+  for (const c of el.parent.children) {
+    if (c === el) seen = true;
+    else if (isText(c)) {
+      if (seen) after += c.data.trim().length;
+      else before += c.data.trim().length;
+    }
+  }
+  return before > 0 && after > 0 && before + after >= 20;
 }
 
 function isAncestor(a: Element, el: Element): boolean {

@@ -240,4 +240,14 @@ describe("extractMarkdown: selection rules", () => {
     expect(markdown).toContain("Answer three:");
     expect(markdown).toContain("Question:");
   });
+
+  it("keeps a link inside a sentence even when its class names a decoration ('popup')", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<article><p>I am a <a class="popup" href="#n1">rather elderly</a> man, and ${PROSE}</p><p>${PROSE}</p></article>`,
+      ),
+      URL,
+    );
+    expect(markdown).toContain("I am a rather elderly man");
+  });
 });
