@@ -77,6 +77,7 @@ export function renderMarkdown(roots: Element[]): Rendered {
 class MarkdownRenderer {
   readonly hrefs: string[] = [];
   private readonly blockish = new Map<Element, boolean>();
+  private readonly alts = new Set<string>();
 
   /** Whether the element must be laid out as blocks (a block tag, or inline markup wrapping blocks). */
   private isBlockish(el: Element): boolean {
@@ -200,7 +201,11 @@ class MarkdownRenderer {
         return "\n";
       case "img": {
         const alt = el.attribs.alt?.replace(/\s+/g, " ").trim();
-        return alt?.includes(" ") && !USELESS_ALT.test(alt) ? ` ${alt} ` : "";
+        if (!alt?.includes(" ") || USELESS_ALT.test(alt)) return "";
+        // The same alt text again (a gallery's or a lazy loader's copies) tells the reader nothing new.
+        if (this.alts.has(alt)) return "";
+        this.alts.add(alt);
+        return ` ${alt} `;
       }
       case "code":
       case "kbd":

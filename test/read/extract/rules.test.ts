@@ -250,4 +250,13 @@ describe("extractMarkdown: selection rules", () => {
     );
     expect(markdown).toContain("I am a rather elderly man");
   });
+
+  it("gives a repeated image alt text once (a lazy loader's or a gallery's copies)", async () => {
+    const img = '<img src="a.jpg" alt="Illustration for the article on budgets">';
+    const { markdown } = await extractMarkdown(
+      page(`<article><p>${PROSE}</p><p>${img}</p><p>${PROSE}</p><p>${img}</p><p>${PROSE}</p></article>`),
+      URL,
+    );
+    expect(markdown.split("Illustration for the article on budgets").length).toBe(2);
+  });
 });
