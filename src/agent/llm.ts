@@ -65,6 +65,7 @@ export function createLlm({ net, env = process.env }: LlmSettings): LlmClient | 
         headers,
         body,
         maxBytes: 2_000_000,
+        trusted: true,
       });
       if (!res.ok) {
         const code: LlmCode =

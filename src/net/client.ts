@@ -22,7 +22,9 @@ export interface NetConfig {
   /**
    * Origins (scheme://host:port) the operator configured explicitly, such as a SearXNG instance or a local LLM
    * server, which may live on a private address. Only these exact origins skip the address policy; the scheme,
-   * credential and redirect rules still apply, and a redirect that leaves the origin is vetted as usual.
+   * credential and redirect rules still apply, and a redirect that leaves the origin is vetted as usual. The
+   * exemption holds only for requests that ask for it (`trusted: true`, set by the code that talks to that
+   * endpoint), so a page read or a URL a model chose never reaches the private address behind a trusted origin.
    * Never fill this from call options or page content.
    */
   trustedOrigins?: string[];
@@ -52,6 +54,8 @@ export interface NetRequestOptions {
   locale?: string;
   /** true: a final status of 400 or more is returned as an `http_status` failure instead of a response. */
   failOnHttpError?: boolean;
+  /** A call to an operator-configured endpoint (SearXNG, the LLM): its origin may be in `trustedOrigins`. */
+  trusted?: boolean;
 }
 
 export interface NetResponse {
@@ -131,9 +135,9 @@ export function createNet(config: NetConfig = {}): Net {
   }
   let trustedAgent: Agent | undefined;
 
-  function dispatcherFor(url: URL): Dispatcher {
+  function dispatcherFor(url: URL, trustedCall: boolean): Dispatcher {
     const proxy = proxyFor(url, proxyEnv);
-    if (!proxy && trusted.size > 0 && trusted.has(url.origin)) {
+    if (!proxy && trustedCall && trusted.has(url.origin)) {
       trustedAgent ??= new Agent({
         connect: pinnedConnector(trustedPins, config, connecting),
         maxHeaderSize: 64 * 1024,
@@ -162,8 +166,12 @@ export function createNet(config: NetConfig = {}): Net {
    * Rules 1 and 2 for one hop; through a proxy the proxy resolves, so only rule 1 runs here. Synchronous when
    * nothing needs resolving (a literal, a proxy, a fresh vetted answer): no promise on the keep-alive hot path.
    */
-  function vetHop(raw: string, deadline: Deadline): NetFailure | URL | Promise<NetFailure | URL> {
-    if (trusted.size > 0) {
+  function vetHop(
+    raw: string,
+    deadline: Deadline,
+    trustedCall: boolean,
+  ): NetFailure | URL | Promise<NetFailure | URL> {
+    if (trustedCall && trusted.size > 0) {
       const origin = originOf(raw);
       if (origin && trusted.has(origin)) return vetTrusted(raw, deadline);
     }
@@ -209,7 +217,7 @@ export function createNet(config: NetConfig = {}): Net {
     method: string,
     signal: AbortRelay,
   ) {
-    const dispatcher = dispatcherFor(url);
+    const dispatcher = dispatcherFor(url, options.trusted === true);
     return request(url, {
       dispatcher,
       method: method as Dispatcher.HttpMethod,
@@ -247,7 +255,7 @@ export function createNet(config: NetConfig = {}): Net {
 
     for (let hop = 0; ; hop++) {
       if (deadline.expired()) return timeoutFailure(deadline, current, phase);
-      const hopVerdict = vetHop(current, deadline);
+      const hopVerdict = vetHop(current, deadline, options.trusted === true);
       const vettedUrl = hopVerdict instanceof Promise ? await hopVerdict : hopVerdict;
       if (!(vettedUrl instanceof URL)) {
         if (deadline.expired()) return timeoutFailure(deadline, current, "dns");
