@@ -12,13 +12,21 @@ function isStub(block: string): boolean {
 }
 
 /**
+ * A heading with nothing after it introduces nothing: it is the title of a widget that was not kept
+ * ("Jetzt teilen!", "About the Author"). A heading that is a sentence (a pull quote) stays.
+ */
+function isClosingHeading(block: string): boolean {
+  return /^#{1,6} /.test(block) && block.length <= 100 && !/\.["'»”’)]*$/u.test(block);
+}
+
+/**
  * Drops the run of short non-sentence lines after the last block of real content: what follows an
  * article's last paragraph on a page is its furniture (dates, labels, "Kontakt", "Jetzt teilen"), and an
  * article does not end on a fragment.
  */
 export function trimTrailingStubs(blocks: string[]): string[] {
   let end = blocks.length;
-  while (end > 1 && isStub(blocks[end - 1]!)) end--;
+  while (end > 1 && (isStub(blocks[end - 1]!) || isClosingHeading(blocks[end - 1]!))) end--;
   // Only when real content remains: a page of short lines (a listing, a menu card) is its own content.
   return end < blocks.length && blocks.slice(0, end).join("").length >= 200 ? blocks.slice(0, end) : blocks;
 }

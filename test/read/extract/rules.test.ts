@@ -259,4 +259,17 @@ describe("extractMarkdown: selection rules", () => {
     );
     expect(markdown.split("Illustration for the article on budgets").length).toBe(2);
   });
+
+  it("drops a heading with nothing after it (a dropped widget's title), and keeps one that is a sentence", async () => {
+    const { markdown } = await extractMarkdown(
+      page(`<article><p>${PROSE}</p><p>${PROSE}</p><h4>Jetzt teilen!</h4></article>`),
+      URL,
+    );
+    expect(markdown).not.toContain("Jetzt teilen");
+    const quoted = await extractMarkdown(
+      page(`<article><p>${PROSE}</p><p>${PROSE}</p><h4>The vote was never held.</h4></article>`),
+      URL,
+    );
+    expect(quoted.markdown).toContain("The vote was never held.");
+  });
 });
