@@ -68,8 +68,9 @@ export class ClientLookups {
         // Issue 6 wants a cancelled call to abort its requests; issue 7 wants a cancelled turn not to lose its
         // lookup. A cancelled MCP call gets no reply, so unless this client was given the id by an earlier call
         // it could never ask for the result: such a lookup is stopped (its sockets close). One whose id the
-        // client holds runs on and stays retrievable with web_result.
-        if (!this.results.running(asked.id)) this.session.withdraw(conversation, asked.id);
+        // client holds runs on and stays retrievable with web_result, as does one a task of this client awaits.
+        if (!this.results.running(asked.id) && !this.taskBindings.has(asked.id))
+          this.session.withdraw(conversation, asked.id);
         return undefined;
       }
       this.results.report(asked.id, { tool, args, told: true });

@@ -86,4 +86,29 @@ describe("MCP cancellation of session lookups", () => {
     expect(out.text).toContain("Held page");
     expect(route.dropped()).toBe(false);
   });
+
+  it("a cancelled call does not stop a lookup a task of the same client awaits: the task gets its result", async () => {
+    lookups = new ClientLookups(websift, { waitSeconds: 30, deadlineSeconds: 60, maxConcurrent: 2 });
+    const route = slowPage();
+    const stored: { taskId: string; status: string }[] = [];
+    const taskStore = {
+      storeTaskResult: async (taskId: string, status: string) => {
+        stored.push({ taskId, status });
+      },
+    } as unknown as Parameters<ClientLookups["startTask"]>[3]["taskStore"];
+    const task = { taskId: "task-1" } as Parameters<ClientLookups["startTask"]>[2];
+    await lookups.startTask(fetchTool, { url: route.url }, task, { signal: live(), taskStore });
+    await route.arrived;
+
+    // The same page asked by a plain call, which is then cancelled: it shares the lookup the task awaits.
+    const abort = new AbortController();
+    const call = lookups.call(fetchTool, { url: route.url }, { signal: abort.signal });
+    abort.abort();
+    expect(await call).toBeUndefined();
+
+    route.release();
+    await until(() => stored.length > 0);
+    expect(stored).toEqual([{ taskId: "task-1", status: "completed" }]);
+    expect(route.dropped()).toBe(false);
+  });
 });
