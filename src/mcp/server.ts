@@ -28,7 +28,9 @@ export interface McpServerOptions {
    * with an id for web_result (default 25 s). Common MCP clients give up on a call after 60 s (the TypeScript
    * SDK's default request timeout, Claude Desktop, Cursor) and progress notifications do not reset that clock
    * unless the client opts in: 25 s leaves room for the call queued behind the per-client limit and for a
-   * web_result wait of the same length, and is long enough that most lookups still answer in their own call.
+   * web_result wait of the same length. With the default 20 s deadline every lookup answers in its own call,
+   * which is what a client with 60 s of patience wants; the id and web_result take over when an operator gives
+   * lookups more time (WEBSIFT_TIMEOUT) or a shorter wait.
    */
   waitSeconds?: number;
   /**
