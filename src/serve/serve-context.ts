@@ -7,6 +7,9 @@ import type { Store } from "../store/store.js";
 import { createWebsift, type Websift, type WebsiftConfig } from "../websift.js";
 import type { ActivityEntry, ServeContext } from "./context.js";
 
+/** Lookups the service runs at once across all conversations (the rest queue within their deadline). */
+const SERVICE_LOOKUPS = 64;
+
 export interface ServeContextOptions {
   cwd?: string;
   home?: string;
@@ -118,6 +121,9 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
     {
       // Read on every turn, so the wait set in the dashboard applies after its reload without a new session.
       waitSeconds: () => current.config.waitSeconds,
+      // One session serves every client of the service: the library default of 3 running lookups is one
+      // conversation's, and would let three slow reads from one client queue everybody else's.
+      maxConcurrent: SERVICE_LOOKUPS,
       ...options.session,
       onLanded(landing) {
         for (const listener of listeners) listener(landing);

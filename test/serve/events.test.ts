@@ -48,6 +48,28 @@ describe("conversations", () => {
     }
   });
 
+  it("slow lookups of one conversation do not hold up another's: the service runs more than a conversation's 3", async () => {
+    const server2 = await serve(web, { context: { session: { waitSeconds: 2 } } });
+    const doors = ["/hog-1", "/hog-2", "/hog-3", "/hog-4"].map((path) => slowPage(path));
+    try {
+      serveWeb(web);
+      const hogs = await Promise.all(
+        ["/hog-1", "/hog-2", "/hog-3", "/hog-4"].map((path) =>
+          server2.post("/v1/read", { url: `https://www.example.com${path}`, conversation_id: "hog" }),
+        ),
+      );
+      for (const res of hogs) expect((await res.json()).status).toBe("pending");
+      const res = await server2.post("/v1/read", {
+        url: "https://www.example.com/tides",
+        conversation_id: "victim",
+      });
+      expect((await res.json()).status).toBe("ok");
+    } finally {
+      for (const door of doors) door.open();
+      await server2.close();
+    }
+  });
+
   it("answers pending for a slow lookup and delivers its landing once on the conversation's stream", async () => {
     const door = slowPage("/slow-a");
     const stream = await openEvents(`${server.url}/v1/conversations/conv-a/events`);
