@@ -2,6 +2,7 @@
 const SENTENCE_END = /[.!?…。！？:：]["'»”’)\]）」』]*$/u;
 // Scripts written without spaces between words: a short line is still a sentence there.
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
+const MAX_RUN = 3;
 const STRUCTURED = /^(?:#|[-*+] |\d+[.)] |> |\||```|~~~)/;
 
 /** A short plain line that is not a sentence: a date, a byline, a label ("Kategorie: News", "Kontakt"). */
@@ -31,9 +32,19 @@ export function trimTrailingStubs(blocks: string[]): string[] {
   return end < blocks.length && blocks.slice(0, end).join("").length >= 200 ? blocks.slice(0, end) : blocks;
 }
 
-/** The same at the start: dates, bylines and section labels above the article's first sentence. */
+/**
+ * The same at the start: dates, bylines and section labels above the article's first sentence, also
+ * between the headline and the lead (the headings stay).
+ */
 export function trimLeadingStubs(blocks: string[]): string[] {
   let start = 0;
-  while (start < blocks.length - 1 && isStub(blocks[start]!)) start++;
-  return start > 0 && blocks.slice(start).join("").length >= 200 ? blocks.slice(start) : blocks;
+  const stubs = new Set<number>();
+  for (; start < blocks.length - 1; start++) {
+    const block = blocks[start]!;
+    if (isStub(block)) stubs.add(start);
+    else if (!/^#{1,6} /.test(block)) break;
+  }
+  const kept = blocks.filter((_, i) => !stubs.has(i));
+  // Many short lines in a row are a list written as lines (ingredients, specifications), not furniture.
+  return stubs.size && stubs.size <= MAX_RUN && kept.join("").length >= 200 ? kept : blocks;
 }

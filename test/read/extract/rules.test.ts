@@ -272,4 +272,19 @@ describe("extractMarkdown: selection rules", () => {
     );
     expect(quoted.markdown).toContain("The vote was never held.");
   });
+
+  it("drops a date line between the headline and the lead, and keeps a list written as short lines", async () => {
+    const { markdown } = await extractMarkdown(
+      page(`<article><h2>Budget talks</h2><p>23.10.2018</p><p>${PROSE}</p><p>${PROSE}</p></article>`),
+      URL,
+    );
+    expect(markdown).toContain("## Budget talks");
+    expect(markdown).not.toContain("23.10.2018");
+    const lines = ["pumpkin", "400 grams", "onion", "3 pieces", "walnuts"].map((t) => `<p>${t}</p>`).join("");
+    const recipe = await extractMarkdown(
+      page(`<article><h2>Ingredients</h2>${lines}<p>${PROSE}</p><p>${PROSE}</p></article>`),
+      URL,
+    );
+    expect(recipe.markdown).toContain("400 grams");
+  });
 });
