@@ -3,11 +3,14 @@ const SENTENCE_END = /[.!?…。！？:：]["'»”’)\]）」』]*$/u;
 // Scripts written without spaces between words: a short line is still a sentence there.
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
 const MAX_RUN = 3;
+const DATE = /\b(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2})\b/;
 const STRUCTURED = /^(?:#|[-*+] |\d+[.)] |> |\||```|~~~)/;
 
 /** A short plain line that is not a sentence: a date, a byline, a label ("Kategorie: News", "Kontakt"). */
 function isStub(block: string): boolean {
   if (block.length > 100 || block.includes("\n") || STRUCTURED.test(block)) return false;
+  // A time stamp ("Aktualisiert: 11.04.2020, 10:27") is a stub whatever its punctuation.
+  if (block.length <= 40 && DATE.test(block)) return true;
   if (SENTENCE_END.test(block) || UNSPACED.test(block) || block.includes(",")) return false;
   return block.split(/\s+/).length <= 10;
 }

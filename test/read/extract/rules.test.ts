@@ -287,4 +287,12 @@ describe("extractMarkdown: selection rules", () => {
     );
     expect(recipe.markdown).toContain("400 grams");
   });
+
+  it("drops a time stamp line at the end of the content whatever its punctuation", async () => {
+    const { markdown } = await extractMarkdown(
+      page(`<article><p>${PROSE}</p><p>${PROSE}</p><p>Publiziert: 03.04.2020, 12:35</p></article>`),
+      URL,
+    );
+    expect(markdown).not.toContain("03.04.2020");
+  });
 });
