@@ -1,4 +1,4 @@
-import type { ServerResponse } from "node:http";
+import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { parseConversationId } from "./bodies.js";
 import type { LandedEvent, LandingHub } from "./landings.js";
@@ -36,7 +36,9 @@ export function registerEvents(app: FastifyInstance, options: EventsOptions): vo
     perClient.set(client, held + 1);
     reply.hijack();
     const res = reply.raw;
+    // Headers set on the reply before it was hijacked (the guard's CORS answer) go out with the stream.
     res.writeHead(200, {
+      ...(reply.getHeaders() as OutgoingHttpHeaders),
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-store",
       connection: "keep-alive",

@@ -46,13 +46,15 @@ export class LandingHub {
       return;
     }
     // Pub/sub needs its own connections: a subscribed connection can do nothing else.
-    const connect = () =>
+    // The subscription waits for Redis however long it is away (ioredis re-subscribes only channels it once
+    // subscribed, so an instance started while Redis was down would otherwise stay deaf); a publish gives up fast.
+    const connect = (maxRetriesPerRequest: number | null) =>
       new Redis(options.redisUrl as string, {
         retryStrategy: (attempt) => Math.min(100 * attempt, 2000),
-        maxRetriesPerRequest: 1,
+        maxRetriesPerRequest,
       });
-    this.pub = connect();
-    this.sub = connect();
+    this.pub = connect(1);
+    this.sub = connect(null);
     let down = false;
     for (const conn of [this.pub, this.sub]) {
       conn.on("error", (err: Error) => {
@@ -109,9 +111,10 @@ export class LandingHub {
   async close(): Promise<void> {
     this.streams.clear();
     this.kept.clear();
-    await Promise.allSettled([this.pub?.quit(), this.sub?.quit()]);
-    this.pub?.disconnect();
-    this.sub?.disconnect();
+    // QUIT only where Redis is there to answer it: queued on a connection that is away, it would wait forever.
+    const conns = [this.pub, this.sub].filter((c) => c !== undefined);
+    await Promise.allSettled(conns.filter((c) => c.status === "ready").map((c) => c.quit()));
+    for (const c of conns) c.disconnect();
   }
 
   private fromFleet(message: string): void {

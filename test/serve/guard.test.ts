@@ -114,6 +114,21 @@ describe("DNS rebinding", () => {
     expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
   });
 
+  it("an allowed origin can read a conversation's event stream (its CORS header survives the stream)", async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${server.url}/v1/conversations/cors-1/events`, {
+      headers: { ...auth, origin: "https://app.example.org" },
+      signal: controller.signal,
+    });
+    try {
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      expect(res.headers.get("access-control-allow-origin")).toBe("https://app.example.org");
+    } finally {
+      controller.abort();
+    }
+  });
+
   it("answers a browser's preflight for allowed origins only, without asking for the token", async () => {
     const ask = (origin: string) =>
       fetch(`${server.url}/v1/search`, {
