@@ -23,8 +23,30 @@ export function writeEnvVariable(path: string, name: string, value: string | und
   if (value !== undefined && !validEnvValue(value)) throw new RangeError(`${name}: not a valid key value`);
   const lines = existsSync(path) ? readFileSync(path, "utf8").split(/\r?\n/) : [];
   if (lines.at(-1) === "") lines.pop();
-  const assigns = new RegExp(`^\\s*(export\\s+)?${name}\\s*=`);
-  const kept = lines.filter((line) => !assigns.test(line));
+  const kept = withoutAssignment(lines, name);
   if (value !== undefined) kept.push(`${name}=${value}`);
   writeFileAtomic(path, kept.length ? `${kept.join("\n")}\n` : "", 0o600);
+}
+
+/**
+ * The lines minus those assigning `name`. dotenv values may span lines inside quotes; a line within another
+ * variable's quoted value belongs to that value even when it reads like `NAME=…`, and a removed assignment takes
+ * its own continuation lines with it.
+ */
+function withoutAssignment(lines: string[], name: string): string[] {
+  const assigns = new RegExp(`^\\s*(export\\s+)?${name}\\s*=`);
+  const kept: string[] = [];
+  let open: { quote: string; dropped: boolean } | undefined;
+  for (const line of lines) {
+    if (open) {
+      if (!open.dropped) kept.push(line);
+      if (line.includes(open.quote)) open = undefined;
+      continue;
+    }
+    const quoted = /^\s*(?:export\s+)?[\w.-]+\s*=\s*(["'`])(.*)$/.exec(line);
+    const dropped = assigns.test(line);
+    if (quoted?.[1] && !quoted[2]?.includes(quoted[1])) open = { quote: quoted[1], dropped };
+    if (!dropped) kept.push(line);
+  }
+  return kept;
 }

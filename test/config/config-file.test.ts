@@ -68,6 +68,15 @@ describe("writeEnvVariable", () => {
     expect(readFileSync(path, "utf8")).toBe("# comment\nA=1\nB='two words'\n");
   });
 
+  it("leaves a multi-line quoted value whole, even a line of it that reads like the key's assignment", () => {
+    const path = join(dir, "multi.env");
+    const pem = 'PRIVATE="line1\nBRAVE_API_KEY=inside-the-value\nline3"\n';
+    writeFileSync(path, `${pem}BRAVE_API_KEY=old-value-123\n`);
+    writeEnvVariable(path, "BRAVE_API_KEY", undefined);
+    expect(readFileSync(path, "utf8")).toBe(pem);
+    expect(readEnvFile(path).PRIVATE).toBe("line1\nBRAVE_API_KEY=inside-the-value\nline3");
+  });
+
   it("creates the file 0600 and refuses values that would need quoting", () => {
     const path = join(dir, "new.env");
     expect(() => writeEnvVariable(path, "EXA_API_KEY", "two words here")).toThrow(RangeError);

@@ -96,6 +96,8 @@ export function registerAdmin(app: FastifyInstance, ctx: ServeContext): void {
     const env = keyEnv(request.params.name);
     if (!env) return bad(reply, unknownKey(request.params.name));
     writeEnvVariable(ctx.envPath, env, undefined);
+    // Gemini's key may be in .env under its other name, which the page also shows as set.
+    if (env === "GEMINI_API_KEY") writeEnvVariable(ctx.envPath, "GOOGLE_API_KEY", undefined);
     const failed = await reloaded(ctx);
     if (failed) return bad(reply, failed);
     ctx.log(`dashboard: ${env} removed from ${ctx.envPath}`);
