@@ -76,7 +76,12 @@ export async function buildServeApp(
   const redisUrl = store.backend === "redis" ? ctx.config().env.WEBSIFT_REDIS_URL?.trim() : undefined;
   const hub = new LandingHub({ redisUrl: redisUrl || undefined, log: ctx.log });
   const stopHearing = ctx.onLanded((landing) => {
-    hub.publish({ conversationId: landing.conversationId, id: landing.id, data: landedData(landing) });
+    // The session swallows a listener's throw; the operator hears of it here.
+    try {
+      hub.publish({ conversationId: landing.conversationId, id: landing.id, data: landedData(landing) });
+    } catch (err) {
+      ctx.log(`serve: delivering a landing: ${err instanceof Error ? err.message : String(err)}`);
+    }
   });
   app.addHook("onClose", async () => {
     stopHearing();
