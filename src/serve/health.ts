@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { paidUnfrozen } from "../search/chain.js";
+import { providerHealth } from "../config/doctor.js";
 import type { ServeRuntime } from "./serve-context.js";
 
 // package.json sits two levels up from both src/serve and dist/serve.
@@ -9,18 +9,11 @@ const VERSION = (
 
 /** GET /v1/health: what a load balancer and an operator need, never a key or a URL that may carry one. */
 export async function health(ctx: ServeRuntime) {
-  const env = ctx.config().env;
-  const unfrozen = paidUnfrozen(env);
   return {
     ok: true,
     version: VERSION,
     store: ctx.store.status(),
     abilities: { web: (await ctx.enabled()) ? "on" : "off" },
-    providers: ctx.websift().providers.map((p) => ({
-      name: p.name,
-      configured: p.configured(env),
-      paid: p.paid,
-      frozen: p.paid && !unfrozen,
-    })),
+    providers: await providerHealth(ctx.websift(), ctx.config().env),
   };
 }
