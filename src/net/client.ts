@@ -176,7 +176,7 @@ export function createNet(config: NetConfig = {}): Net {
       if (origin && trusted.has(origin)) return vetTrusted(raw, deadline);
     }
     const checked = checkUrlCached(raw);
-    if (!checked.ok) return netFailure("blocked_url", `refused ${redact(raw)}: ${checked.reason}`, raw);
+    if (!checked.ok) return netFailure("blocked_url", `refused ${withoutQuery(raw)}: ${checked.reason}`, raw);
     const url = checked.url;
     if (checked.literal || proxyFor(url, proxyEnv)) return url;
     if (vetted.fresh(checked.hostname, dnsCacheMs)) return url;
@@ -581,8 +581,8 @@ export function acceptLanguage(locale: string | undefined): string {
   return tag === lang ? `${lang},en;q=0.8` : `${tag},${lang};q=0.9,en;q=0.8`;
 }
 
-/** A URL as it may appear in an error: no query string (it can hold a key or a user's words). */
-function redact(raw: string): string {
+/** A URL as errors and logs show it: no credentials, no query string (it can hold a key or a user's words). */
+export function withoutQuery(raw: string): string {
   try {
     const u = new URL(raw);
     return `${u.protocol}//${u.host}${u.pathname}`;

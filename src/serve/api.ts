@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { withoutQuery } from "../net/client.js";
 import { oneLine } from "../session/one-line.js";
 import type { PendingLookup } from "../session/session.js";
 import { parseAnswer, parseRead, parseSearch } from "./bodies.js";
@@ -42,7 +43,7 @@ export function registerApi(app: FastifyInstance, ctx: ServeRuntime, deps: ApiDe
     const parsed = parseRead(request.body);
     if (!parsed.ok) return reply.code(400).send({ error: parsed.reason });
     const { url, options, conversationId } = parsed.value;
-    return limited(request, reply, "read", withoutQuery(url), async (signal) => {
+    return limited(request, reply, "read", oneLine(withoutQuery(url), 300), async (signal) => {
       if (conversationId) {
         const r = await ctx.session().read(conversationId, url, { ...options, signal });
         return r.status === "pending" ? pending(r) : { text: readText(url, r), ...r };
@@ -109,10 +110,4 @@ export function registerApi(app: FastifyInstance, ctx: ServeRuntime, deps: ApiDe
 
 function pending(p: PendingLookup): Reply {
   return { text: p.message, ...p };
-}
-
-/** A URL as the activity list shows it: like net's errors, no query string (it can hold a key or a user's words). */
-function withoutQuery(raw: string): string {
-  const u = new URL(raw);
-  return oneLine(`${u.protocol}//${u.host}${u.pathname}`, 300);
 }
