@@ -58,7 +58,20 @@ function extract(doc: Document, mode: "strict" | "loose", title: string | undefi
   const rendered = renderMarkdown(roots);
   // Furniture lines around the article (dates, bylines, labels, appeals) are cut at both ends.
   const blocks = trimLeadingStubs(trimTrailingStubs(rendered.blocks));
-  return { ...rendered, blocks, markdown: blocks.join("\n\n") };
+  if (blocks.length === rendered.blocks.length) return rendered;
+  // The links of the dropped lines go with them ("Jetzt teilen", "Zurück zu allen Meldungen").
+  const kept = new Map<number, number>();
+  for (let i = 0, j = 0; i < rendered.blocks.length && j < blocks.length; i++)
+    if (rendered.blocks[i] === blocks[j]) kept.set(i, j++);
+  const hrefs: string[] = [];
+  const hrefBlocks: number[] = [];
+  rendered.hrefs.forEach((href, k) => {
+    const block = kept.get(rendered.hrefBlocks[k]!);
+    if (block === undefined) return;
+    hrefs.push(href);
+    hrefBlocks.push(block);
+  });
+  return { blocks, markdown: blocks.join("\n\n"), hrefs, hrefBlocks };
 }
 
 /** The innermost element still holding nearly all of the page's prose: the page minus its frame. */

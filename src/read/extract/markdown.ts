@@ -64,18 +64,23 @@ export interface Rendered {
   blocks: string[];
   /** `href` values in document order, as written in the page. */
   hrefs: string[];
+  /** For each of `hrefs`, the index of the block it sits in. */
+  hrefBlocks: number[];
 }
 
 /** Serialises content subtrees to markdown; anchors keep their words, their targets go to `hrefs`. */
 export function renderMarkdown(roots: Element[]): Rendered {
   const r = new MarkdownRenderer();
-  const blocks: string[] = [];
+  const blocks: string[] = r.top;
   for (const root of roots) r.block(root, blocks);
-  return { markdown: blocks.join("\n\n"), blocks, hrefs: r.hrefs };
+  return { markdown: blocks.join("\n\n"), blocks, hrefs: r.hrefs, hrefBlocks: r.hrefBlocks };
 }
 
 class MarkdownRenderer {
   readonly hrefs: string[] = [];
+  readonly hrefBlocks: number[] = [];
+  /** The top-level blocks: a link's block is the next one pushed there (nested blocks are pushed as one). */
+  readonly top: string[] = [];
   private readonly blockish = new Map<Element, boolean>();
   private readonly alts = new Set<string>();
 
@@ -233,7 +238,9 @@ class MarkdownRenderer {
 
   private recordHref(el: Element): void {
     const href = el.attribs.href;
-    if (href) this.hrefs.push(href);
+    if (!href) return;
+    this.hrefs.push(href);
+    this.hrefBlocks.push(this.top.length);
   }
 }
 

@@ -295,4 +295,16 @@ describe("extractMarkdown: selection rules", () => {
     );
     expect(markdown).not.toContain("03.04.2020");
   });
+
+  it("drops the links of the edge lines it drops, and keeps the article's own", async () => {
+    const { markdown, links } = await extractMarkdown(
+      page(
+        `<article><p>${PROSE} <a href="/budget">The budget</a> is online.</p><p>${PROSE}</p>` +
+          '<p><a href="/news">Zurück zu allen Meldungen</a></p></article>',
+      ),
+      URL,
+    );
+    expect(markdown).not.toContain("Zurück");
+    expect(links).toEqual(["https://example.org/budget"]);
+  });
 });
