@@ -300,11 +300,11 @@ describe("extractMarkdown: selection rules", () => {
     const { markdown, links } = await extractMarkdown(
       page(
         `<article><p>${PROSE} <a href="/budget">The budget</a> is online.</p><p>${PROSE}</p>` +
-          '<p><a href="/news">Zurück zu allen Meldungen</a></p></article>',
+          '<p><a href="/news">Alle Meldungen im Überblick</a></p></article>',
       ),
       URL,
     );
-    expect(markdown).not.toContain("Zurück");
+    expect(markdown).not.toContain("Alle Meldungen");
     expect(links).toEqual(["https://example.org/budget"]);
   });
 });
