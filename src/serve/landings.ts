@@ -21,6 +21,11 @@ export interface LandingHubOptions {
 
 const CHANNEL = "websift:landed";
 
+interface Taken {
+  conversationId: string;
+  ids: string[];
+}
+
 /**
  * Delivers landings to the open event streams of their conversation. A landing nobody is listening for waits
  * (bounded in count and age) until a stream connects. With Redis, every landing is also published on one channel,
@@ -84,10 +89,7 @@ export class LandingHub {
   }
 
   publish(event: LandedEvent): void {
-    this.deliver(event);
-    this.pub?.publish(CHANNEL, JSON.stringify({ from: this.instance, event })).catch((err: Error) => {
-      this.options.log(`serve: publishing a landing: ${err.message}`);
-    });
+    this.broadcast({ event, handed: this.deliver(event, true) });
   }
 
   /** Sends what was kept for the conversation first, then each new landing; returns the unsubscribe function. */
@@ -101,7 +103,9 @@ export class LandingHub {
     const waiting = this.kept.get(conversationId);
     this.kept.delete(conversationId);
     const now = Date.now();
-    for (const { event, at } of waiting ?? []) if (now - at <= this.keepMs) listener(event);
+    const fresh = (waiting ?? []).filter(({ at }) => now - at <= this.keepMs);
+    for (const { event } of fresh) listener(event);
+    if (fresh.length > 0) this.broadcast({ taken: { conversationId, ids: fresh.map((k) => k.event.id) } });
     return () => {
       set.delete(listener);
       if (set.size === 0 && this.streams.get(conversationId) === set) this.streams.delete(conversationId);
@@ -117,22 +121,52 @@ export class LandingHub {
     for (const c of conns) c.disconnect();
   }
 
+  /** A landing for the fleet, or word that landings kept everywhere were delivered here. */
+  private broadcast(message: { event?: LandedEvent; handed?: boolean; taken?: Taken }): void {
+    this.pub?.publish(CHANNEL, JSON.stringify({ from: this.instance, ...message })).catch((err: Error) => {
+      this.options.log(`serve: publishing on the landing channel: ${err.message}`);
+    });
+  }
+
   private fromFleet(message: string): void {
     try {
-      const { from, event } = JSON.parse(message) as { from: string; event: LandedEvent };
-      if (from !== this.instance && typeof event?.conversationId === "string") this.deliver(event);
+      const { from, event, handed, taken } = JSON.parse(message) as {
+        from: string;
+        event?: LandedEvent;
+        handed?: boolean;
+        taken?: Taken;
+      };
+      if (from === this.instance) return;
+      // A landing this instance hands to a stream first tells the others to drop the copies they keep.
+      if (typeof event?.conversationId === "string" && this.deliver(event, !handed) && !handed)
+        this.broadcast({ taken: { conversationId: event.conversationId, ids: [event.id] } });
+      if (typeof taken?.conversationId === "string" && Array.isArray(taken.ids)) this.forget(taken);
     } catch {
       this.options.log("serve: ignored a malformed landing on the fleet channel");
     }
   }
 
-  private deliver(event: LandedEvent): void {
+  /**
+   * To this instance's open streams (true), else kept for one to connect when `keep`. A landing already handed
+   * to a stream somewhere is not kept; every instance without a stream keeps an unheard one, and the first to
+   * hand it over (live or kept) tells the others to drop their copy, so it is delivered once.
+   */
+  private deliver(event: LandedEvent, keep: boolean): boolean {
     const listeners = this.streams.get(event.conversationId);
     if (listeners?.size) {
       for (const listener of listeners) listener(event);
-      return;
+      return true;
     }
-    this.keep(event);
+    if (keep) this.keep(event);
+    return false;
+  }
+
+  private forget({ conversationId, ids }: Taken): void {
+    const list = this.kept.get(conversationId);
+    if (!list) return;
+    const rest = list.filter((k) => !ids.includes(k.event.id));
+    if (rest.length > 0) this.kept.set(conversationId, rest);
+    else this.kept.delete(conversationId);
   }
 
   private keep(event: LandedEvent): void {
