@@ -16,7 +16,7 @@ const TEASER_LINE =
 
 // A line that ends in a picture credit ("… Foto: dpa", "(Credit: Grist)", "© AFP / X") is an image caption:
 // it describes a picture the reader does not get.
-const CREDIT_TAIL =
+export const CREDIT_TAIL =
   /(?:^|[\s(|/–—-])(?:fotos?|photos?|bild|bildquelle|kuva|quelle|credits?|crédits?|fuente|źródło|zdjęcie|foto ?credit|image)\s*:\s*[^.!?:]{2,80}\)?$|(?:^|[\s(|–—-])©\s*[^.!?:]{2,80}\)?$/i;
 
 const LINE_TAGS = new Set([

@@ -1,3 +1,4 @@
+import { CREDIT_TAIL } from "./boilerplate-text.js";
 import { renderCodeBlock } from "./code-block.js";
 import type { Element } from "./dom.js";
 import { isTag, isText } from "./dom.js";
@@ -205,7 +206,9 @@ class MarkdownRenderer {
       case "br":
         return "\n";
       case "img": {
-        const alt = el.attribs.alt?.replace(/\s+/g, " ").trim();
+        // A credit ("(Credit: Nasa)") says who took the picture, not what it shows.
+        let alt = el.attribs.alt?.replace(/\s+/g, " ").trim();
+        if (alt) alt = alt.replace(CREDIT_TAIL, "").trim();
         if (!alt?.includes(" ") || USELESS_ALT.test(alt)) return "";
         // The same alt text again (a gallery's or a lazy loader's copies) tells the reader nothing new.
         if (this.alts.has(alt)) return "";

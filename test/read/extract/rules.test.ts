@@ -307,4 +307,16 @@ describe("extractMarkdown: selection rules", () => {
     expect(markdown).not.toContain("Alle Meldungen");
     expect(links).toEqual(["https://example.org/budget"]);
   });
+
+  it("drops the picture credit from an image's alt text and keeps its description", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<article><p>${PROSE}</p><p><img src="a.jpg" alt="(Credit: Nasa)"></p><p>${PROSE}</p>` +
+          `<p><img src="b.jpg" alt="The launch pad at dawn (Credit: iStock)"></p><p>${PROSE}</p></article>`,
+      ),
+      URL,
+    );
+    expect(markdown).not.toContain("Credit");
+    expect(markdown).toContain("The launch pad at dawn");
+  });
 });
