@@ -1,9 +1,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { createMcpServer, type McpServerOptions } from "../../src/mcp/server.js";
 import { MemoryStore } from "../../src/store/store.js";
 import { createWebsift, type Websift } from "../../src/websift.js";
-import type { SimWeb } from "../simweb/index.js";
+import { type SimWeb, startSimWeb } from "../simweb/index.js";
 
 export const ARTICLE_HTML = `<!doctype html><html><head><title>Tide tables explained</title></head><body>
 <nav><a href="/">Home</a> <a href="/about">About</a></nav>
@@ -55,3 +56,35 @@ export type ToolResult = {
 };
 
 export const textOf = (r: ToolResult) => r.content.map((c) => c.text).join("\n");
+
+/**
+ * One simulated web and one websift on it for the file; after each test, the pages it held are released and the
+ * clients it opened are closed.
+ */
+export function useHeldWeb(): {
+  readonly web: SimWeb;
+  readonly websift: Websift;
+  releases: (() => void)[];
+  clients: Client[];
+} {
+  const state = { releases: [], clients: [] } as unknown as {
+    web: SimWeb;
+    websift: Websift;
+    releases: (() => void)[];
+    clients: Client[];
+  };
+  beforeAll(async () => {
+    state.web = await startSimWeb();
+    state.websift = websiftFor(state.web);
+  });
+  afterAll(async () => {
+    await state.websift.close();
+    await state.web.close();
+  });
+  afterEach(async () => {
+    for (const release of state.releases.splice(0)) release();
+    await Promise.all(state.clients.splice(0).map((c) => c.close()));
+    state.web.reset();
+  });
+  return state;
+}

@@ -1,48 +1,29 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type McpHttpServer, startMcpHttp } from "../../src/mcp/http.js";
-import type { Websift } from "../../src/websift.js";
 import { heldRoute, page, until } from "../session/harness.js";
-import { type SimWeb, startSimWeb } from "../simweb/index.js";
-import { connectInProcess, websiftFor } from "./harness.js";
+import { connectInProcess, useHeldWeb } from "./harness.js";
 
-let web: SimWeb;
-let websift: Websift;
-const releases: (() => void)[] = [];
-const clients: Client[] = [];
-
-beforeAll(async () => {
-  web = await startSimWeb();
-  websift = websiftFor(web);
-});
-afterAll(async () => {
-  await websift.close();
-  await web.close();
-});
-afterEach(async () => {
-  for (const release of releases.splice(0)) release();
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  web.reset();
-});
+const shared = useHeldWeb();
 
 let paths = 0;
 function slowPage() {
   const path = `/task-${++paths}`;
   const route = heldRoute(
-    web,
+    shared.web,
     "www.example.com",
     path,
     page("Tasked page", ["The tasked page has a first paragraph long enough to be kept by the reader."]),
   );
-  releases.push(route.release);
+  shared.releases.push(route.release);
   return { ...route, url: `https://www.example.com${path}` };
 }
 
 async function inProcess(): Promise<Client> {
   // A wait far longer than the test: a task never waits, whatever the server's wait.
-  const client = await connectInProcess({ websift, waitSeconds: 600 });
-  clients.push(client);
+  const client = await connectInProcess({ websift: shared.websift, waitSeconds: 600 });
+  shared.clients.push(client);
   return client;
 }
 
@@ -103,12 +84,12 @@ describe("MCP tasks backed by the session", () => {
   });
 
   it("another client cannot see or read a client's task (Streamable HTTP, one server)", async () => {
-    const server: McpHttpServer = await startMcpHttp({ websift, port: 0 });
+    const server: McpHttpServer = await startMcpHttp({ websift: shared.websift, port: 0 });
     try {
       const connect = async () => {
         const client = new Client({ name: "websift-tasks-http", version: "1.0.0" });
         await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
-        clients.push(client);
+        shared.clients.push(client);
         return client;
       };
       const [owner, other] = [await connect(), await connect()];
@@ -124,7 +105,7 @@ describe("MCP tasks backed by the session", () => {
       while (last.type === "taskStatus") last = await next(stream);
       expect(last.type === "result" && JSON.stringify(last.result.content)).toContain("Tasked page");
     } finally {
-      await Promise.all(clients.splice(0).map((c) => c.close()));
+      await Promise.all(shared.clients.splice(0).map((c) => c.close()));
       await server.close();
     }
   });

@@ -2,53 +2,35 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type McpHttpServer, startMcpHttp } from "../../src/mcp/http.js";
 import type { McpServerOptions } from "../../src/mcp/server.js";
-import type { Websift } from "../../src/websift.js";
 import { heldRoute, page, until } from "../session/harness.js";
-import { type SimProxy, type SimWeb, startProxy, startSimWeb, TEST_CA_PATH } from "../simweb/index.js";
-import { connectInProcess, serveWeb, type ToolResult, textOf, websiftFor } from "./harness.js";
+import { type SimProxy, startProxy, TEST_CA_PATH } from "../simweb/index.js";
+import { connectInProcess, serveWeb, type ToolResult, textOf, useHeldWeb } from "./harness.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 // The reader caches pages by URL for the whole websift instance: each test reads its own slow page.
 let slowPaths = 0;
 
-let web: SimWeb;
-let websift: Websift;
-const releases: (() => void)[] = [];
-const clients: Client[] = [];
-
-beforeAll(async () => {
-  web = await startSimWeb();
-  websift = websiftFor(web);
-});
-afterAll(async () => {
-  await websift.close();
-  await web.close();
-});
-afterEach(async () => {
-  for (const release of releases.splice(0)) release();
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-  web.reset();
-});
+const shared = useHeldWeb();
 
 /** A page that answers only when the test releases it (or when the test ends). */
 function slowPage(title = "Slow harbour notes") {
   const path = `/slow-${++slowPaths}`;
   const route = heldRoute(
-    web,
+    shared.web,
     "www.example.com",
     path,
     page(title, [`${title}: the harbour master posts the tide times every morning at six.`]),
   );
-  releases.push(route.release);
+  shared.releases.push(route.release);
   return { ...route, url: `https://www.example.com${path}` };
 }
 
 async function inProcess(options: Partial<McpServerOptions>): Promise<Client> {
-  const client = await connectInProcess({ websift, ...options });
-  clients.push(client);
+  const client = await connectInProcess({ websift: shared.websift, ...options });
+  shared.clients.push(client);
   return client;
 }
 
@@ -104,7 +86,7 @@ async function slowLookupLandsForItsClient(client: Client, other: Client) {
 
 describe("MCP pending lookups, in process", () => {
   it("answers a fast call in its own turn, with the session's keepAs line", async () => {
-    serveWeb(web);
+    serveWeb(shared.web);
     const client = await inProcess({ waitSeconds: 15 });
     const r = await call(client, "web_fetch", { url: "https://www.example.com/tides" });
     expect(r.isError).toBeFalsy();
@@ -120,14 +102,14 @@ describe("MCP pending lookups, in process", () => {
   });
 
   it("web_result renders a landed search as web_search does", async () => {
-    serveWeb(web);
+    serveWeb(shared.web);
     let hold!: () => void;
     const held = new Promise<void>((resolve) => {
       hold = resolve;
     });
-    releases.push(hold);
-    const results = web.fixture("duckduckgo/ddg-html-results-with-ad-weather-jakarta-2026-02.html");
-    web.route("html.duckduckgo.com", "/html/", async () => {
+    shared.releases.push(hold);
+    const results = shared.web.fixture("duckduckgo/ddg-html-results-with-ad-weather-jakarta-2026-02.html");
+    shared.web.route("html.duckduckgo.com", "/html/", async () => {
       await held;
       return { headers: { "content-type": "text/html; charset=utf-8" }, body: results };
     });
@@ -174,7 +156,7 @@ describe("MCP pending lookups, in process", () => {
 describe("MCP pending lookups over Streamable HTTP", () => {
   let server: McpHttpServer;
   beforeAll(async () => {
-    server = await startMcpHttp({ websift, port: 0, waitSeconds: 0.3 });
+    server = await startMcpHttp({ websift: shared.websift, port: 0, waitSeconds: 0.3 });
   });
   afterAll(async () => {
     await server.close();
@@ -182,7 +164,7 @@ describe("MCP pending lookups over Streamable HTTP", () => {
   async function connect(): Promise<Client> {
     const client = new Client({ name: "websift-pending-http", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
-    clients.push(client);
+    shared.clients.push(client);
     return client;
   }
 
@@ -191,8 +173,8 @@ describe("MCP pending lookups over Streamable HTTP", () => {
   });
 
   it("a fast call is answered in its own turn", async () => {
-    serveWeb(web);
-    const patient = await startMcpHttp({ websift, port: 0, waitSeconds: 15 });
+    serveWeb(shared.web);
+    const patient = await startMcpHttp({ websift: shared.websift, port: 0, waitSeconds: 15 });
     try {
       const client = new Client({ name: "websift-pending-http", version: "1.0.0" });
       await client.connect(new StreamableHTTPClientTransport(new URL(patient.url)));
@@ -210,7 +192,7 @@ describe("MCP pending lookups over Streamable HTTP", () => {
 describe("MCP pending lookups over stdio", () => {
   let proxy: SimProxy;
   beforeAll(async () => {
-    proxy = await startProxy(web);
+    proxy = await startProxy(shared.web);
   });
   afterAll(async () => {
     await proxy.close();
@@ -233,7 +215,7 @@ describe("MCP pending lookups over stdio", () => {
     });
     const client = new Client({ name: "websift-pending-stdio", version: "1.0.0" });
     await client.connect(transport);
-    clients.push(client);
+    shared.clients.push(client);
     return client;
   }
 
