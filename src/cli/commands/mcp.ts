@@ -7,7 +7,7 @@ export function registerMcp(program: Command): void {
   program
     .command("mcp")
     .description(
-      "Run the MCP server (tools web_search, web_fetch, web_answer) on stdio, or Streamable HTTP with --http.",
+      "Run the MCP server (tools web_search, web_fetch, web_answer, web_result) on stdio, or Streamable HTTP with --http.",
     )
     .option("--http", "serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio")
     .option(
