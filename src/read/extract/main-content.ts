@@ -3,8 +3,11 @@ import { isTag, textContent, walkElements } from "./dom.js";
 import type { TextStatsIndex } from "./text-stats.js";
 
 // Paragraph-like elements whose text is scored and credited to their ancestors.
-const SCORED = new Set(["p", "pre", "td", "blockquote", "dd", "li"]);
-const TEXT_WRAPPERS = new Set(["div", "section", "article", "span", "font", "center", "main"]);
+const SCORED = new Set(["p", "pre", "td", "blockquote", "dd"]);
+// Scored only when they hold no blocks. A list item holding paragraphs is a wrapper (a teaser card, a
+// comment): its paragraphs are scored and credit the list at half weight, as in Readability, or a long
+// list of teasers outscores the article beside it.
+const TEXT_WRAPPERS = new Set(["div", "section", "article", "span", "font", "center", "main", "li"]);
 const BLOCK_CHILDREN = new Set([
   "div",
   "section",

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { findFirst, parseHtml } from "../../../src/read/extract/dom.js";
 import { extractMarkdown } from "../../../src/read/extract/index.js";
+import { scoreContainers, topCandidate } from "../../../src/read/extract/main-content.js";
+import { TextStatsIndex } from "../../../src/read/extract/text-stats.js";
 
 // One synthetic page per selection rule; each test fails without its rule.
 
@@ -239,6 +242,23 @@ describe("extractMarkdown: selection rules", () => {
     const { markdown } = await extractMarkdown(page(`<div class="wrap">${question}${answers}</div>`), URL);
     expect(markdown).toContain("Answer three:");
     expect(markdown).toContain("Question:");
+  });
+
+  it("scores a list of teaser cards by their paragraphs, so a long list does not outscore the article", () => {
+    const cards = Array.from(
+      { length: 16 },
+      (_, i) =>
+        `<li><h3><a href="/story-${i}">Teaser headline ${i}</a></h3>` +
+        `<p>Summary ${i}: one, two, three, four, five, six, seven, eight, nine and ten things.</p></li>`,
+    ).join("");
+    const doc = parseHtml(
+      page(
+        `<div class="main"><div class="story">${paragraphs(10, "Article")}</div></div><div class="rail"><ul>${cards}</ul></div>`,
+      ),
+    );
+    const body = findFirst(doc, (el) => el.name === "body")!;
+    const stats = new TextStatsIndex(body);
+    expect(topCandidate(body, scoreContainers(body, stats))?.attribs.class).toBe("story");
   });
 
   it("keeps a link inside a sentence even when its class names a decoration ('popup')", async () => {
