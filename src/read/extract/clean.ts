@@ -1,6 +1,6 @@
 import { type ChromeKind, chromeKind } from "./chrome-names.js";
 import type { Document, Element } from "./dom.js";
-import { isInside, isTag, isText, removeNode, walkElements } from "./dom.js";
+import { isAncestor, isInside, isTag, isText, removeNode, walkElements } from "./dom.js";
 import { isHidden } from "./hidden.js";
 import { runningProse } from "./running-prose.js";
 import { TextStatsIndex } from "./text-stats.js";
@@ -118,9 +118,4 @@ function inSentence(el: Element): boolean {
     }
   }
   return before > 0 && after > 0 && before + after >= 20;
-}
-
-function isAncestor(a: Element, el: Element): boolean {
-  for (let p = el.parent; p; p = p.parent) if (p === a) return true;
-  return false;
 }

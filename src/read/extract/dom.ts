@@ -75,6 +75,11 @@ export function collapseWhitespace(s: string): string {
   return s.replace(/\s+/g, " ").trim();
 }
 
+export function isAncestor(a: Element, el: Element): boolean {
+  for (let p = el.parent; p; p = p.parent) if (p === a) return true;
+  return false;
+}
+
 export function isInside(el: Element, names: ReadonlySet<string>): boolean {
   for (let p = el.parent; p && isTag(p); p = p.parent) if (names.has(p.name)) return true;
   return false;

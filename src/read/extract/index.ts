@@ -2,7 +2,7 @@ import { dropBoilerplateText } from "./boilerplate-text.js";
 import { cleanTree } from "./clean.js";
 import { limitDepth } from "./depth-limit.js";
 import type { Document, Element } from "./dom.js";
-import { findFirst, isTag, parseHtml } from "./dom.js";
+import { findFirst, isAncestor, isTag, parseHtml } from "./dom.js";
 import { trimLeadingStubs, trimTrailingStubs } from "./edge-lines.js";
 import { baseUrlOf, usefulLinks } from "./links.js";
 import { scoreContainers, topCandidate, withSiblings } from "./main-content.js";
@@ -74,12 +74,19 @@ function extract(doc: Document, mode: "strict" | "loose", title: string | undefi
   return { blocks, markdown: blocks.join("\n\n"), hrefs, hrefBlocks };
 }
 
-/** The innermost element still holding nearly all of the page's prose: the page minus its frame. */
-function proseRegion(root: Element, prose: (el: Element) => number): Element {
+/**
+ * The innermost element still holding nearly all of the page's prose and the chosen content: the page
+ * minus its frame. The fallback widens around the chosen content and never moves away from it: a
+ * sidebar can hold most of the prose of a page whose article is short.
+ */
+function proseRegion(root: Element, prose: (el: Element) => number, chosen: Element[]): Element {
   let region = root;
   for (;;) {
     const total = prose(region);
-    const next = region.children.find((c): c is Element => isTag(c) && prose(c) >= total * 0.85);
+    const next = region.children.find(
+      (c): c is Element =>
+        isTag(c) && prose(c) >= total * 0.85 && chosen.every((el) => el === c || isAncestor(c, el)),
+    );
     if (!next) return region;
     region = next;
   }
@@ -109,7 +116,8 @@ function mainContent(root: Element): Element[] {
   const top = topCandidate(root, scores);
   const prose = (el: Element) => stats.of(el).chars - stats.of(el).linkChars;
   let picked = top ? withSiblings(widenToArticle(top, stats), scores, stats) : [root];
-  if (picked.reduce((n, el) => n + prose(el), 0) < prose(root) * 0.6) picked = [proseRegion(root, prose)];
+  if (picked.reduce((n, el) => n + prose(el), 0) < prose(root) * 0.6)
+    picked = [proseRegion(root, prose, picked)];
   pruneContent(picked, scores, stats);
   dropBoilerplateText(picked, stats);
   return picked;

@@ -1,5 +1,5 @@
 import type { Element } from "./dom.js";
-import { isTag, textContent, walkElements } from "./dom.js";
+import { isAncestor, isTag, textContent, walkElements } from "./dom.js";
 import type { TextStatsIndex } from "./text-stats.js";
 
 // Paragraph-like elements whose text is scored and credited to their ancestors.
@@ -144,11 +144,6 @@ export function topCandidate(root: Element, scores: Map<Element, number>): Eleme
     topScore = Math.max(topScore, ps);
   }
   return top;
-}
-
-function isAncestor(a: Element, el: Element): boolean {
-  for (let p = el.parent; p; p = p.parent) if (p === a) return true;
-  return false;
 }
 
 /** The top candidate plus siblings that continue the same content. */

@@ -261,6 +261,19 @@ describe("extractMarkdown: selection rules", () => {
     expect(topCandidate(body, scoreContainers(body, stats))?.attribs.class).toBe("story");
   });
 
+  it("widens around a short article when a side column holds most of the page's prose, never away from it", async () => {
+    const archive = Array.from({ length: 150 }, (_, i) => `<li>Archive entry number ${i}</li>`).join("");
+    const { markdown } = await extractMarkdown(
+      page(
+        `<div id="wrapper"><div id="content"><div class="post">${paragraphs(2, "Short post")}</div></div>` +
+          `<div id="col"><ul>${archive}</ul></div></div>`,
+      ),
+      URL,
+    );
+    expect(markdown).toContain("Short post 0:");
+    expect(markdown).toContain("Short post 1:");
+  });
+
   it("keeps a link inside a sentence even when its class names a decoration ('popup')", async () => {
     const { markdown } = await extractMarkdown(
       page(
