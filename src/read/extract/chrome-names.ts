@@ -10,6 +10,9 @@ const STRONG =
 const WEAK =
   /combx|(?:^|[\s_-])(?:header|footer|masthead|menu|navbar|nav|navigation|pagination|pager|toolbar|rss|shoutbox|skyscraper|login|signup|remark|meta)(?:$|[\s_-])/i;
 const CONTENT_HINT = /article|body|content|main|post|entry|story|text|blog|thread|mathjax/i;
+// The header of a part of the content ("card-header", "accordion-heading": an FAQ's question), not the page's.
+const PART_HEADER =
+  /(?:^|\s)(?:card|panel|accordion|collaps\w*|tab|toggle|faq|question|answer|item|section|block|box|list|table|module)[-_]?(?:header|heading|footer)(?:$|\s)/i;
 
 // A class list that names the content container itself ("entry-content no-share") is content.
 const CONTENT_TOKEN =
@@ -28,7 +31,7 @@ export function chromeKind(el: Element): ChromeKind | undefined {
   const name = `${cls ?? ""} ${id ?? ""}`;
   if (COMMENTS.test(name)) return "comments";
   if (STRONG.test(name)) return cls?.split(/\s+/).some((t) => CONTENT_TOKEN.test(t)) ? undefined : "chrome";
-  if (WEAK.test(name) && !CONTENT_HINT.test(name)) return "chrome";
+  if (WEAK.test(name) && !CONTENT_HINT.test(name) && !PART_HEADER.test(name)) return "chrome";
   return undefined;
 }
 

@@ -274,6 +274,24 @@ describe("extractMarkdown: selection rules", () => {
     expect(markdown).toContain("Short post 1:");
   });
 
+  it("keeps the header of a part of the content (an FAQ card's question), unlike the page's header", async () => {
+    const faq = ["How is the interest rate of a loan computed", "When is the first payment due"]
+      .map(
+        (q, i) =>
+          `<div class="card"><div class="card-header">${q}?</div><div class="card-body"><p>Answer ${i}: ${PROSE}</p></div></div>`,
+      )
+      .join("");
+    const { markdown } = await extractMarkdown(
+      page(
+        `<div class="header">Site name and slogan</div><div class="accordion">${paragraphs(2, "Intro")}${faq}</div>`,
+      ),
+      URL,
+    );
+    expect(markdown).toContain("How is the interest rate of a loan computed?");
+    expect(markdown).toContain("When is the first payment due?");
+    expect(markdown).not.toContain("Site name and slogan");
+  });
+
   it("keeps a link inside a sentence even when its class names a decoration ('popup')", async () => {
     const { markdown } = await extractMarkdown(
       page(
