@@ -1,5 +1,5 @@
 import type { Element } from "./dom.js";
-import { isAncestor, isTag, textContent, walkElements } from "./dom.js";
+import { isAncestor, isTag, isText, textContent, walkElements } from "./dom.js";
 import type { TextStatsIndex } from "./text-stats.js";
 
 // Paragraph-like elements whose text is scored and credited to their ancestors.
@@ -180,11 +180,13 @@ export function withSiblings(top: Element, scores: Map<Element, number>, stats: 
       out.push(sib);
       continue;
     }
-    if (sib.name === "p" || isParagraphLike(sib)) {
-      const s = stats.of(sib);
-      const density = stats.linkDensity(sib);
+    // A lead in its own wrapper (`<div class="teaser-text"><p>…</p></div>`) is judged as the paragraph it is.
+    const para = singleBlock(sib);
+    if (para.name === "p" || isParagraphLike(para)) {
+      const s = stats.of(para);
+      const density = stats.linkDensity(para);
       if (s.chars > 80 && density < 0.25) out.push(sib);
-      else if (s.chars > 0 && s.chars <= 80 && density === 0 && /[.!?:。！？]\s*$/.test(textEnd(sib)))
+      else if (s.chars > 0 && s.chars <= 80 && density === 0 && /[.!?:。！？]\s*$/.test(textEnd(para)))
         out.push(sib);
     }
   }
@@ -202,4 +204,14 @@ function nextTag(el: Element): Element | undefined {
 
 function textEnd(el: Element): string {
   return textContent(el).trimEnd().slice(-2);
+}
+
+/** The one block a wrapper holds (a lead's `<div class="intro"><p>…</p></div>`), or the wrapper itself. */
+function singleBlock(el: Element): Element {
+  let inner = el;
+  for (;;) {
+    const kids = inner.children.filter((c) => isTag(c) || (isText(c) && c.data.trim()));
+    if (kids.length !== 1 || !isTag(kids[0]!)) return inner;
+    inner = kids[0] as Element;
+  }
 }

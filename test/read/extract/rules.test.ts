@@ -292,6 +292,19 @@ describe("extractMarkdown: selection rules", () => {
     expect(markdown).not.toContain("Site name and slogan");
   });
 
+  it("keeps a lead paragraph in its own wrapper beside the article body", async () => {
+    const lead =
+      "The lead says what the story is about and why readers should go on before the body of the report begins.";
+    const { markdown } = await extractMarkdown(
+      page(
+        `<div class="article"><div class="teaser-text"><p>${lead}</p></div><div class="body">${paragraphs(6, "Body")}</div></div>`,
+      ),
+      URL,
+    );
+    expect(markdown).toContain(lead);
+    expect(markdown).toContain("Body 5:");
+  });
+
   it("keeps a link inside a sentence even when its class names a decoration ('popup')", async () => {
     const { markdown } = await extractMarkdown(
       page(
