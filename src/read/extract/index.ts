@@ -53,8 +53,7 @@ function extract(doc: Document, mode: "strict" | "loose", title: string | undefi
     findFirst(doc, (el) => el.name === "body") ??
     findFirst(doc, (el) => el.name === "html") ??
     doc.children.find(isTag);
-  const roots = root ? mainContent(root) : [];
-  dropTitleHeading(roots, title);
+  const roots = dropTitleHeading(root ? mainContent(root) : [], title);
   const rendered = renderMarkdown(roots);
   // Furniture lines around the article (dates, bylines, labels, appeals) are cut at both ends.
   const blocks = trimLeadingStubs(trimTrailingStubs(rendered.blocks));

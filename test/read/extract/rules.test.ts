@@ -105,6 +105,13 @@ describe("extractMarkdown: selection rules", () => {
     expect(markdown).toContain("## What comes next");
   });
 
+  it("drops the title heading also when it stands beside the content rather than inside it", async () => {
+    const html = `<html><head><title>Budget review delayed again - Example News</title></head><body><div class="story"><h1>Budget review delayed again</h1><div class="body">${paragraphs(4, "Body")}</div></div></body></html>`;
+    const { markdown } = await extractMarkdown(html, URL);
+    expect(markdown).not.toContain("Budget review delayed");
+    expect(markdown).toContain("Body 3:");
+  });
+
   it("keeps a first heading that says something the title does not", async () => {
     const html = `<html><head><title>Example News</title></head><body><article><h1>Budget review delayed again</h1><p>${PROSE}</p></article></body></html>`;
     const { markdown } = await extractMarkdown(html, URL);
