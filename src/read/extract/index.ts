@@ -5,7 +5,7 @@ import type { Document, Element } from "./dom.js";
 import { findFirst, isAncestor, isTag, parseHtml } from "./dom.js";
 import { trimLeadingStubs, trimTrailingStubs } from "./edge-lines.js";
 import { baseUrlOf, usefulLinks } from "./links.js";
-import { scoreContainers, topCandidate, withSiblings } from "./main-content.js";
+import { leadBefore, scoreContainers, topCandidate, withSiblings } from "./main-content.js";
 import { type Rendered, renderMarkdown } from "./markdown.js";
 import { documentTitle, readMetadata } from "./metadata.js";
 import { pruneContent } from "./prune.js";
@@ -115,6 +115,8 @@ function mainContent(root: Element): Element[] {
   const top = topCandidate(root, scores);
   const prose = (el: Element) => stats.of(el).chars - stats.of(el).linkChars;
   let picked = top ? withSiblings(widenToArticle(top, stats), scores, stats) : [root];
+  const lead = top && leadBefore(picked[0]!, root, stats);
+  if (lead) picked = [lead, ...picked];
   if (picked.reduce((n, el) => n + prose(el), 0) < prose(root) * 0.6)
     picked = [proseRegion(root, prose, picked)];
   pruneContent(picked, scores, stats);

@@ -1,5 +1,5 @@
 import type { Element } from "./dom.js";
-import { isAncestor, isTag, isText, textContent, walkElements } from "./dom.js";
+import { findFirst, isAncestor, isTag, isText, textContent, walkElements } from "./dom.js";
 import type { TextStatsIndex } from "./text-stats.js";
 
 // Paragraph-like elements whose text is scored and credited to their ancestors.
@@ -214,4 +214,43 @@ function singleBlock(el: Element): Element {
     if (kids.length !== 1 || !isTag(kids[0]!)) return inner;
     inner = kids[0] as Element;
   }
+}
+
+// A lead or standfirst often sits in its own block before the body (a "teaser-text" column, an article
+// header holding the summary), a few levels away from the best container.
+const LEAD_LEVELS = 4;
+const LEAD_MAX_CHARS = 600;
+
+/**
+ * The block just before the content, or before one of its nearest ancestors, when it is short, hardly
+ * linked and holds a sentence of running prose: the article's lead.
+ */
+export function leadBefore(first: Element, root: Element, stats: TextStatsIndex): Element | undefined {
+  let at = first;
+  for (let level = 0; level < LEAD_LEVELS && at !== root; level++) {
+    let prev = at.prev;
+    while (prev && (!isTag(prev) || stats.of(prev).chars === 0)) prev = prev.prev;
+    if (
+      prev &&
+      isTag(prev) &&
+      stats.of(prev).chars <= LEAD_MAX_CHARS &&
+      stats.linkDensity(prev) < 0.2 &&
+      (isLeadParagraph(prev, stats) || findFirst(prev, (el) => isLeadParagraph(el, stats)))
+    )
+      return prev;
+    if (!at.parent || !isTag(at.parent)) return undefined;
+    at = at.parent;
+  }
+  return undefined;
+}
+
+function isLeadParagraph(el: Element, stats: TextStatsIndex): boolean {
+  if (
+    el.name !== "p" &&
+    !(el.name === "div" && !el.children.some((c) => isTag(c) && (c.name === "div" || c.name === "p")))
+  )
+    return false;
+  return (
+    stats.of(el).chars >= 80 && stats.linkDensity(el) < 0.1 && /[.!?…"“”»«)]\s*$/.test(textContent(el).trim())
+  );
 }

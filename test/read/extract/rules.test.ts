@@ -312,6 +312,20 @@ describe("extractMarkdown: selection rules", () => {
     expect(markdown).toContain("Body 5:");
   });
 
+  it("keeps a lead that sits in its own block before the body, a few levels from the best container", async () => {
+    const lead =
+      "The lead says what the story is about and why readers should go on before the body of the report begins.";
+    const { markdown } = await extractMarkdown(
+      page(
+        `<div class="wrap"><div class="upper"><div class="intro"><div class="rich"><p>${lead}</p></div></div></div>` +
+          `<div class="lower"><div class="rich">${paragraphs(6, "Body")}</div></div></div>`,
+      ),
+      URL,
+    );
+    expect(markdown).toContain(lead);
+    expect(markdown.indexOf(lead)).toBeLessThan(markdown.indexOf("Body 0:"));
+  });
+
   it("keeps a link inside a sentence even when its class names a decoration ('popup')", async () => {
     const { markdown } = await extractMarkdown(
       page(
