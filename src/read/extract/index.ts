@@ -7,6 +7,7 @@ import { trimLeadingStubs, trimTrailingStubs } from "./edge-lines.js";
 import { baseUrlOf, usefulLinks } from "./links.js";
 import { leadBefore, scoreContainers, topCandidate, withSiblings } from "./main-content.js";
 import { type Rendered, renderMarkdown } from "./markdown.js";
+import { loadMathConverter } from "./math.js";
 import { documentTitle, readMetadata } from "./metadata.js";
 import { pruneContent } from "./prune.js";
 import { TextStatsIndex } from "./text-stats.js";
@@ -30,6 +31,7 @@ const MIN_PRIMARY_CHARS = 250;
 
 /** HTML → main content → markdown, with the content's links moved out of the prose. */
 export async function extractMarkdown(html: string, url: string): Promise<ExtractedPage> {
+  if (/<math[\s>]/i.test(html)) await loadMathConverter();
   const doc = parseHtml(html);
   limitDepth(doc);
   const meta = readMetadata(doc);

@@ -2,6 +2,7 @@ import { CREDIT_TAIL } from "./boilerplate-text.js";
 import { renderCodeBlock } from "./code-block.js";
 import type { Element } from "./dom.js";
 import { isTag, isText } from "./dom.js";
+import { mathToLatex } from "./math.js";
 import { renderDataTable } from "./table.js";
 
 const BLOCK_TAGS = new Set([
@@ -229,6 +230,11 @@ class MarkdownRenderer {
         return this.inlineChildren(el);
       case "wbr":
         return "";
+      case "math": {
+        const tex = mathToLatex(el);
+        if (!tex) return "";
+        return el.attribs.display === "block" ? `\n$$${tex}$$\n` : ` $${tex}$ `;
+      }
       default:
         if (this.isBlockish(el)) {
           const blocks: string[] = [];
