@@ -1,3 +1,4 @@
+import { dropAppeals } from "./appeals.js";
 import type { Element } from "./dom.js";
 import { collapseWhitespace, isTag, removeNode, textContent, walkElements } from "./dom.js";
 import type { TextStatsIndex } from "./text-stats.js";
@@ -88,6 +89,7 @@ export function dropBoilerplateText(roots: Element[], stats: TextStatsIndex): vo
     });
   }
   for (const el of doomed) removeNode(el);
+  dropAppeals(roots);
 }
 
 /** The element that stands in its parent's flow for a heading wrapped in inline markup. */

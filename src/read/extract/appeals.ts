@@ -1,0 +1,117 @@
+import type { Element } from "./dom.js";
+import { collapseWhitespace, isTag, removeNode, textContent, walkElements } from "./dom.js";
+
+// Sentences that address the reader about the site rather than the subject: appeals to support, subscribe
+// or sign up, paywall and login notices, consent notices. Each pattern needs the site's voice ("our",
+// "us", "Sie/du" with the site's action) so that a sentence reporting on such things stays.
+
+// The start of a sentence: where an imperative ("Subscribe …", "Become a member …") addresses the reader.
+const S = String.raw`(?:^|[.!?:;»"“”|]\s*|\+\+\+\s*|[–—-]\s+)`;
+
+// Support and subscription appeals, paywall notices.
+const SUPPORT = new RegExp(
+  [
+    String.raw`\bif you (?:enjoyed|liked|value|appreciate)(?: reading)? (?:this|our) (?:post|article|story|piece|roundup|content|work|journalism|reporting)\b`,
+    String.raw`\b(?:would you|please) consider (?:supporting|donating|subscribing|becoming)\b`,
+    String.raw`${S}(?:please )?support us\b|\bsupport our (?:work|journalism|reporting|mission|newsroom)\b`,
+    String.raw`${S}become an? (?:member|patron|supporter|subscriber)\b`,
+    String.raw`\bto (?:view|read|continue reading|access) (?:the full|this|the rest of this) (?:story|article)\b[^.!?]{0,40}\b(?:subscribe|log in|sign in|register)`,
+    String.raw`\b(?:you(?:'|’)re|you are) already an? (?:subscriber|member)\b`,
+    String.raw`\bwenn (?:ihnen|dir|euch) (?:unser|dieser|der) (?:artikel|beitrag|text) gefallen hat`,
+    String.raw`\bgefällt (?:dir|ihnen|euch) unsere? \p{L}*(?:magazin|blog|artikel|beitrag|angebot|journalismus|inhalte?|arbeit|podcast)\b`,
+    String.raw`\bunterstützen sie (?:uns|unsere arbeit|diese form des journalismus|unabhängigen journalismus)\b`,
+    String.raw`\bunterstütze (?:uns|unsere arbeit)\b`,
+    String.raw`\bwesprzyj nas\b`,
+    String.raw`\bhazte (?:miembro|socio|suscriptor)\b`,
+    String.raw`\bapoya nuestro periodismo\b|\bapóyanos\b`,
+    String.raw`\bsoutenez(?:-nous| notre)\b`,
+  ].join("|"),
+  "iu",
+);
+
+const OUR = String.raw`(?:our|my|unseren?|meinen?|notre|nuestro|il nostro|nasz)`;
+
+// Sign-up appeals: a newsletter in the site's voice ("our", "unseren") or as an imperative, app downloads.
+const SIGN_UP = new RegExp(
+  [
+    String.raw`\b(?:sign|subscrib|abonn|anmeld|melde|registr|inscri|iscriv|zapisz|join)\p{L}*\b[^.!?]{0,60}\b${OUR}\s+\p{L}*[- ]?newsletter`,
+    String.raw`\b${OUR}\s+\p{L}*[- ]?newsletter\b[^.!?]{0,60}\b(?:sign|subscrib|abonn|anmeld|bestell|registr)`,
+    String.raw`${S}(?:sign up|subscribe|inscr[íi]bete|abonnez-vous|iscriviti|zapisz się)\b[^.!?]{0,50}newsletter`,
+    String.raw`\b(?:abonnieren sie|abonniere|melde dich|melden sie sich|registrieren sie sich)\b[^.!?]{0,50}newsletter`,
+    String.raw`${S}newsletter (?:abonnieren|bestellen)\b`,
+    String.raw`\b(?:straight|delivered) to your (?:inbox|phone)\b`,
+    String.raw`\bin (?:deinen|euren) posteingang\b`,
+  ].join("|"),
+  "iu",
+);
+
+const APPEAL = [SUPPORT, SIGN_UP];
+
+// Longer than this, a block is a paragraph of the article that happens to mention such things.
+const MAX_APPEAL_CHARS = 400;
+
+const TEXT_BLOCKS = new Set([
+  "p",
+  "div",
+  "li",
+  "blockquote",
+  "section",
+  "aside",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "dd",
+  "figcaption",
+  "span",
+  "strong",
+  "em",
+  "b",
+  "small",
+]);
+const BLOCK_CHILDREN = new Set([
+  "p",
+  "div",
+  "ul",
+  "ol",
+  "table",
+  "section",
+  "blockquote",
+  "pre",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "li",
+  "figure",
+  "article",
+  "aside",
+  "dl",
+]);
+
+/** True when a short block of text is an appeal to the reader or a notice about the site. */
+export function isAppeal(text: string): boolean {
+  return text.length <= MAX_APPEAL_CHARS && APPEAL.some((re) => re.test(text));
+}
+
+/** Removes the smallest text blocks of the content that are appeals or site notices. */
+export function dropAppeals(roots: Element[]): void {
+  const doomed: Element[] = [];
+  for (const root of roots) {
+    walkElements(root, (el) => {
+      if (!TEXT_BLOCKS.has(el.name)) return true;
+      if (el.children.some((c) => isTag(c) && BLOCK_CHILDREN.has(c.name))) return true;
+      const text = collapseWhitespace(textContent(el));
+      if (text && isAppeal(text)) {
+        doomed.push(el);
+        return false;
+      }
+      return false;
+    });
+  }
+  for (const el of doomed) removeNode(el);
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { extractMarkdown } from "../../../src/read/extract/index.js";
+
+// One synthetic page per text-level boilerplate rule; each test fails without its rule, and each rule has a
+// companion test showing that an ordinary article sentence with the same words in another role stays.
+
+const PROSE =
+  "The committee met on Tuesday to review the proposal, which had been discussed for months, and agreed on a timeline. " +
+  "Members noted that the budget, the staffing plan, and the schedule all needed more work before the final vote.";
+
+function page(body: string): string {
+  return `<!doctype html><html lang="en"><head><title>Edges</title></head><body>${body}</body></html>`;
+}
+
+function article(...inner: string[]): string {
+  return page(
+    `<article><p>${PROSE}</p>${inner.join("")}<p>Second part: ${PROSE}</p><p>${PROSE}</p></article>`,
+  );
+}
+
+const URL = "https://example.org/a";
+
+async function md(html: string): Promise<string> {
+  return (await extractMarkdown(html, URL)).markdown;
+}
+
+describe("extractMarkdown: appeals to the reader", () => {
+  it("drops a support appeal inside the content", async () => {
+    const out = await md(
+      article(
+        "<p>If you enjoyed reading this post – would you consider supporting our work? Just click here. Thanks!</p>",
+        "<p>Wenn Ihnen unser Artikel gefallen hat: Unterstützen Sie diese Form des Journalismus.</p>",
+      ),
+    );
+    expect(out).not.toContain("supporting our work");
+    expect(out).not.toContain("Unterstützen Sie diese Form");
+    expect(out).toContain("Second part:");
+  });
+
+  it("drops a paywall notice", async () => {
+    const out = await md(
+      article(
+        "<p>To view the full story, please subscribe to The Daily. You can choose an annual subscription.</p>",
+        "<p>If you’re seeing this message but you’re already a subscriber, you can log in for immediate access.</p>",
+      ),
+    );
+    expect(out).not.toContain("To view the full story");
+    expect(out).not.toContain("already a subscriber");
+  });
+
+  it("drops a newsletter sign-up line", async () => {
+    const out = await md(
+      article(
+        "<p>Lust auf mehr? Lass dir die besten Storys jede Woche in deinen Posteingang liefern. Melde dich hier für unseren Newsletter an!</p>",
+        "<p>Never miss the latest news by signing up to our newsletter today!</p>",
+      ),
+    );
+    expect(out).not.toContain("Posteingang");
+    expect(out).not.toContain("signing up to our newsletter");
+  });
+
+  it("keeps article sentences that report on support, membership and newsletters", async () => {
+    const sentences = [
+      "The foundation said it would support independent journalism and become a member of the press council.",
+      "Thousands of readers sign up for the newsletter each week, the publisher said, and many were already members.",
+      "She asked him to read the full story aloud before the vote.",
+      "If you liked this film, the sequel will not disappoint: it is darker and funnier.",
+      "Der Verlag teilte mit, viele Leser würden den Newsletter abonnieren, sobald er erscheint.",
+      "Herr Meier, Sie unterstützen unsere Forderung nach einem eigenen Ministerium?",
+    ];
+    const out = await md(article(...sentences.map((s) => `<p>${s}</p>`)));
+    for (const s of sentences) expect(out).toContain(s);
+  });
+});
