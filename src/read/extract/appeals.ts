@@ -45,7 +45,22 @@ const SIGN_UP = new RegExp(
   "iu",
 );
 
-const APPEAL = [SUPPORT, SIGN_UP];
+// Notices about the page's own machinery: comments closed, not logged in, cookies, consent for embeds.
+const NOTICE = new RegExp(
+  [
+    String.raw`\b(?:kommentare sind|kommentarfunktion (?:ist|wurde))\b[^.!?]{0,30}\b(?:geschlossen|deaktiviert)\b`,
+    String.raw`\bcomments (?:are|have been) (?:closed|disabled)\b`,
+    String.raw`\bles commentaires sont fermés\b|\blos comentarios están cerrados\b|\bi commenti sono chiusi\b|\bkomentarze (?:są )?(?:zamknięte|wyłączone)\b`,
+    String.raw`\b(?:sie sind|du bist) (?:aktuell |derzeit |noch )?nicht (?:eingeloggt|angemeldet)\b`,
+    String.raw`\byou (?:are|(?:'|’)re) not (?:logged|signed) in\b`,
+    String.raw`\b(?:we|this (?:site|website)) uses? cookies\b|\bwir (?:verwenden|nutzen|setzen) cookies\b|\bdiese (?:website|webseite|seite) (?:verwendet|nutzt) cookies\b`,
+    String.raw`\bkorzystamy z (?:plików )?cookies\b|\b(?:utilizamos|usamos) cookies\b|\bnous utilisons des cookies\b|\butilizziamo (?:i )?cookie\b`,
+    String.raw`\bohne (?:dein|ihr) einverständnis\b`,
+  ].join("|"),
+  "iu",
+);
+
+const APPEAL = [SUPPORT, SIGN_UP, NOTICE];
 
 // Longer than this, a block is a paragraph of the article that happens to mention such things.
 const MAX_APPEAL_CHARS = 400;

@@ -72,3 +72,30 @@ describe("extractMarkdown: appeals to the reader", () => {
     for (const s of sentences) expect(out).toContain(s);
   });
 });
+
+describe("extractMarkdown: notices about the page's machinery", () => {
+  it("drops cookie, consent, login and closed-comments notices inside the content", async () => {
+    const out = await md(
+      article(
+        "<p>Datenschutz &amp; Cookies: Diese Website verwendet Cookies. Wenn du die Website weiterhin nutzt, stimmst du zu.</p>",
+        "<p>Wir respektieren deine Privatsphäre und stellen deshalb ohne dein Einverständnis keine Verbindung zu Twitter her.</p>",
+        "<p>Sie sind aktuell nicht eingeloggt.</p>",
+        "<p>Comments are closed.</p>",
+      ),
+    );
+    expect(out).not.toContain("Cookies");
+    expect(out).not.toContain("Einverständnis");
+    expect(out).not.toContain("eingeloggt");
+    expect(out).not.toContain("Comments are closed");
+  });
+
+  it("keeps article sentences about cookies, consent and logins", async () => {
+    const sentences = [
+      "Regulators found that many shops use cookies without asking, and the fines were raised.",
+      "Der Arzt handelte ohne das Einverständnis der Patientin, urteilte das Gericht.",
+      "The attackers were not logged in when the data left the server, investigators said.",
+    ];
+    const out = await md(article(...sentences.map((s) => `<p>${s}</p>`)));
+    for (const s of sentences) expect(out).toContain(s);
+  });
+});
