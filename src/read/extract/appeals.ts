@@ -1,5 +1,6 @@
 import type { Element } from "./dom.js";
-import { collapseWhitespace, isTag, removeNode, textContent, walkElements } from "./dom.js";
+import { collapseWhitespace, findFirst, removeNode, textContent, walkElements } from "./dom.js";
+import type { TextStatsIndex } from "./text-stats.js";
 
 // Sentences that address the reader about the site rather than the subject: appeals to support, subscribe
 // or sign up, paywall and login notices, consent notices. Each pattern needs the site's voice ("our",
@@ -113,20 +114,24 @@ export function isAppeal(text: string): boolean {
   return text.length <= MAX_APPEAL_CHARS && APPEAL.some((re) => re.test(text));
 }
 
-/** Removes the smallest text blocks of the content that are appeals or site notices. */
-export function dropAppeals(roots: Element[]): void {
-  const doomed: Element[] = [];
-  for (const root of roots) {
-    walkElements(root, (el) => {
-      if (!TEXT_BLOCKS.has(el.name)) return true;
-      if (el.children.some((c) => isTag(c) && BLOCK_CHILDREN.has(c.name))) return true;
-      const text = collapseWhitespace(textContent(el));
-      if (text && isAppeal(text)) {
-        doomed.push(el);
-        return false;
-      }
-      return false;
-    });
-  }
+/**
+ * Removes the smallest text blocks of the content that are appeals or site notices. A root that is itself
+ * such a block (the content is often a run of sibling paragraphs) leaves the `roots` array.
+ */
+export function dropAppeals(roots: Element[], stats: TextStatsIndex): void {
+  const doomed = new Set<Element>();
+  const visit = (el: Element): boolean => {
+    // Whitespace-free characters bound the text from below: a larger block is not one appeal.
+    if (stats.of(el).chars > MAX_APPEAL_CHARS || !TEXT_BLOCKS.has(el.name)) return true;
+    const text = collapseWhitespace(textContent(el));
+    if (text.length > MAX_APPEAL_CHARS) return true;
+    if (!isAppeal(text)) return false;
+    // The smallest block holding the appeal goes, not its neighbours.
+    if (findFirst(el, (d) => BLOCK_CHILDREN.has(d.name))) return true;
+    doomed.add(el);
+    return false;
+  };
+  for (const root of roots) if (visit(root)) walkElements(root, visit);
   for (const el of doomed) removeNode(el);
+  for (let i = roots.length - 1; i >= 0; i--) if (doomed.has(roots[i]!)) roots.splice(i, 1);
 }

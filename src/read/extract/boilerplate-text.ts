@@ -89,7 +89,7 @@ export function dropBoilerplateText(roots: Element[], stats: TextStatsIndex): vo
     });
   }
   for (const el of doomed) removeNode(el);
-  dropAppeals(roots);
+  dropAppeals(roots, stats);
 }
 
 /** The element that stands in its parent's flow for a heading wrapped in inline markup. */

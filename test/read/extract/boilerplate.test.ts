@@ -59,6 +59,17 @@ describe("extractMarkdown: appeals to the reader", () => {
     expect(out).not.toContain("signing up to our newsletter");
   });
 
+  it("drops only the appeal of a box that also holds article text, below inline wrappers", async () => {
+    const out = await md(
+      article(
+        `<div class="box"><span><p>Gefällt dir unser Klettermagazin? Wir haben keine Bezahlschranke.</p><p>Box prose: ${PROSE}</p></span></div>`,
+      ),
+    );
+    expect(out).not.toContain("Klettermagazin");
+    expect(out).toContain("Box prose:");
+    expect(out).toContain("Second part:");
+  });
+
   it("keeps article sentences that report on support, membership and newsletters", async () => {
     const sentences = [
       "The foundation said it would support independent journalism and become a member of the press council.",
