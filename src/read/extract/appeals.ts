@@ -61,7 +61,24 @@ const NOTICE = new RegExp(
   "iu",
 );
 
-const APPEAL = [SUPPORT, SIGN_UP, NOTICE];
+// Disclosures about the page, not its subject: affiliate commissions, "opinions are the author's own".
+const DISCLOSURE = new RegExp(
+  [
+    String.raw`\bwe (?:may )?(?:receive|earn|get) (?:a )?(?:small )?(?:compensation|commission)\b`,
+    String.raw`\badvertisers? (?:do not|don(?:'|’)t|does not|doesn(?:'|’)t) influence\b`,
+    String.raw`\b(?:contains|may contain|uses) affiliate links?\b|\bas an amazon associate\b`,
+    String.raw`\b(?:opinions|views) expressed (?:here|in this (?:article|post|blog|column)|by (?:the )?(?:author|contributors?))\b`,
+    String.raw`\b(?:erhalten|bekommen|verdienen) wir (?:ggf\. |gegebenenfalls |unter umständen |dafür |hierfür )?eine (?:kleine )?provision\b`,
+    String.raw`\b(?:affiliate|partner)-?links?\b[^.!?]{0,80}\bprovision\b`,
+    String.raw`\b(?:kennzeichnen wir|sind) mit (?:einem )?(?:sternchen|\*)`,
+    String.raw`\bgibt (?:nicht )?(?:unbedingt |zwingend |notwendigerweise )?die meinung der redaktion wieder\b`,
+    String.raw`\bn(?:'|’)engagent que (?:leurs?|son|ses) auteurs?\b`,
+    String.raw`\blas opiniones expresadas\b[^.!?]{0,80}\b(?:son|no)\b`,
+  ].join("|"),
+  "iu",
+);
+
+const APPEAL = [SUPPORT, SIGN_UP, NOTICE, DISCLOSURE];
 
 // Longer than this, a block is a paragraph of the article that happens to mention such things.
 const MAX_APPEAL_CHARS = 400;

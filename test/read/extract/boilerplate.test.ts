@@ -110,3 +110,28 @@ describe("extractMarkdown: notices about the page's machinery", () => {
     for (const s of sentences) expect(out).toContain(s);
   });
 });
+
+describe("extractMarkdown: disclosures about the page", () => {
+  it("drops affiliate and opinion disclaimers", async () => {
+    const out = await md(
+      article(
+        "<p>We recommend the best products through an independent review process, and advertisers do not influence our picks.</p>",
+        "<p>Les opinions exprimées dans les blogs n'engagent que leurs auteurs.</p>",
+        "<p>Wenn du über diese Links einkaufst, erhalten wir eine kleine Provision.</p>",
+      ),
+    );
+    expect(out).not.toContain("advertisers do not influence");
+    expect(out).not.toContain("engagent");
+    expect(out).not.toContain("Provision");
+  });
+
+  it("keeps article sentences about commissions and opinions", async () => {
+    const sentences = [
+      "The agents earn a commission on every sale, the report found, and advertisers pay for placement.",
+      "Die Opposition kritisierte, dass Makler eine Provision verlangen, die der Mieter zahlt.",
+      "The opinions expressed at the hearing varied widely, from support to outright rejection.",
+    ];
+    const out = await md(article(...sentences.map((s) => `<p>${s}</p>`)));
+    for (const s of sentences) expect(out).toContain(s);
+  });
+});
