@@ -135,3 +135,25 @@ describe("extractMarkdown: disclosures about the page", () => {
     for (const s of sentences) expect(out).toContain(s);
   });
 });
+
+describe("extractMarkdown: teaser headings in more wordings", () => {
+  it("drops a 'Verwandte Beiträge' / 'Más noticias' teaser block and keeps the prose after it", async () => {
+    const out = await md(
+      article(
+        '<h2>Verwandte Beiträge</h2><ul><li><a href="/x">Eine andere Geschichte</a></li></ul>',
+        '<p><strong>Más noticias de Colombia</strong></p><p><a href="/y">Otra noticia distinta</a></p>',
+      ),
+    );
+    expect(out).not.toContain("Verwandte Beiträge");
+    expect(out).not.toContain("Eine andere Geschichte");
+    expect(out).not.toContain("Otra noticia distinta");
+    expect(out).toContain("Second part:");
+  });
+
+  it("keeps a sentence that opens with the same words", async () => {
+    const sentence = "Latest news from the front arrived on Tuesday.";
+    const out = await md(article(`<p>${sentence}</p>`, '<p><a href="/z">A linked note</a></p>'));
+    expect(out).toContain(sentence);
+    expect(out).toContain("A linked note");
+  });
+});
