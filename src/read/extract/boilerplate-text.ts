@@ -1,3 +1,4 @@
+import { dropAppeals } from "./appeals.js";
 import type { Element } from "./dom.js";
 import { collapseWhitespace, isTag, removeNode, textContent, walkElements } from "./dom.js";
 import type { TextStatsIndex } from "./text-stats.js";
@@ -5,6 +6,16 @@ import type { TextStatsIndex } from "./text-stats.js";
 // Headings that open a block of teasers to other pages, in the languages of the benchmark and beyond.
 const MORE_LINKS_HEADING =
   /^(?:mehr zum thema|schon gelesen|das könnte (?:sie|dich) auch interessieren|auch interessant|weitere (?:artikel|beiträge|themen|nachrichten)|ähnliche (?:beiträge|artikel)|lesen sie (?:auch|mehr)|meistgelesen|related(?: posts| articles| stories)?|you (?:might|may) also like|read (?:more|also|next)|more (?:from|stories|on this)|recommended(?: for you)?|top stories|most popular|à lire aussi|lire aussi|sur le même sujet|vea también|lee también|leia também|leggi anche|czytaj (?:też|także)|zobacz (?:też|także))\b/i;
+
+// More wordings of such headings, in more languages; as they also open ordinary sentences ("Latest news from
+// the front arrived on Tuesday."), they count only as a short line that is not a sentence.
+const LIST_HEADING =
+  /^(?:verwandte (?:beiträge|artikel|themen|inhalte)|neueste (?:artikel|beiträge|nachrichten)|beliebte (?:artikel|beiträge)|latest (?:posts|articles|news|stories)|related (?:content|news|links)|popular (?:posts|articles|stories)|more (?:articles|posts|news)|artículos relacionados|noticias relacionadas|más noticias|lo más leído|articles (?:similaires|liés|connexes)|à lire également|les plus lus|articoli correlati|potrebbe interessarti|i più letti|(?:powiązane|podobne|najnowsze) artykuły|gerelateerde artikelen|lees ook|meer nieuws|(?:notícias|artigos) relacionad[oa]s|mais lidas)\b/i;
+const SENTENCE = /[.!?]["'»”’)]*$/u;
+
+function isListHeading(text: string): boolean {
+  return LIST_HEADING.test(text) && !SENTENCE.test(text) && text.split(" ").length <= 6;
+}
 
 // Short lines that are page furniture in any article: sharing, credits, rights, navigation, bylines.
 const FURNITURE_LINE =
@@ -76,7 +87,7 @@ export function dropBoilerplateText(roots: Element[], stats: TextStatsIndex): vo
         return false;
       }
       if (text.length > 120) return true;
-      if (MORE_LINKS_HEADING.test(text)) {
+      if (MORE_LINKS_HEADING.test(text) || isListHeading(text)) {
         doomed.push(el, ...teasersAfter(headingBlock(el, root), stats));
         return false;
       }
@@ -88,6 +99,7 @@ export function dropBoilerplateText(roots: Element[], stats: TextStatsIndex): vo
     });
   }
   for (const el of doomed) removeNode(el);
+  dropAppeals(roots, stats);
 }
 
 /** The element that stands in its parent's flow for a heading wrapped in inline markup. */

@@ -1,0 +1,154 @@
+import type { Element } from "./dom.js";
+import { collapseWhitespace, findFirst, removeNode, textContent, walkElements } from "./dom.js";
+import type { TextStatsIndex } from "./text-stats.js";
+
+// Sentences that address the reader about the site rather than the subject: appeals to support, subscribe
+// or sign up, paywall and login notices, consent notices. Each pattern needs the site's voice ("our",
+// "us", "Sie/du" with the site's action) so that a sentence reporting on such things stays.
+
+// The start of a sentence: where an imperative ("Subscribe …", "Become a member …") addresses the reader.
+const S = String.raw`(?:^|[.!?:;»"“”|]\s*|\+\+\+\s*|[–—-]\s+)`;
+
+// Support and subscription appeals, paywall notices.
+const SUPPORT = new RegExp(
+  [
+    String.raw`\bif you (?:enjoyed|liked|value|appreciate)(?: reading)? (?:this|our) (?:post|article|story|piece|roundup|content|work|journalism|reporting)\b`,
+    String.raw`\b(?:would you|please) consider (?:supporting|donating|subscribing|becoming)\b`,
+    String.raw`${S}(?:please )?support us\b|\bsupport our (?:work|journalism|reporting|mission|newsroom)\b`,
+    String.raw`${S}become an? (?:member|patron|supporter|subscriber)\b`,
+    String.raw`\bto (?:view|read|continue reading|access) (?:the full|this|the rest of this) (?:story|article)\b[^.!?]{0,40}\b(?:subscribe|log in|sign in|register)`,
+    String.raw`\b(?:you(?:'|’)re|you are) already an? (?:subscriber|member)\b`,
+    String.raw`\bwenn (?:ihnen|dir|euch) (?:unser|dieser|der) (?:artikel|beitrag|text) gefallen hat`,
+    String.raw`\bgefällt (?:dir|ihnen|euch) unsere? \p{L}*(?:magazin|blog|artikel|beitrag|angebot|journalismus|inhalte?|arbeit|podcast)\b`,
+    String.raw`\bunterstützen sie (?:uns|unsere arbeit|diese form des journalismus|unabhängigen journalismus)\b`,
+    String.raw`\bunterstütze (?:uns|unsere arbeit)\b`,
+    String.raw`\bwesprzyj nas\b`,
+    String.raw`\bhazte (?:miembro|socio|suscriptor)\b`,
+    String.raw`\bapoya nuestro periodismo\b|\bapóyanos\b`,
+    String.raw`\bsoutenez(?:-nous| notre)\b`,
+  ].join("|"),
+  "iu",
+);
+
+const OUR = String.raw`(?:our|my|unseren?|meinen?|notre|nuestro|il nostro|nasz)`;
+
+// Sign-up appeals: a newsletter in the site's voice ("our", "unseren") or as an imperative, app downloads.
+const SIGN_UP = new RegExp(
+  [
+    String.raw`\b(?:sign|subscrib|abonn|anmeld|melde|registr|inscri|iscriv|zapisz|join)\p{L}*\b[^.!?]{0,60}\b${OUR}\s+\p{L}*[- ]?newsletter`,
+    String.raw`\b${OUR}\s+\p{L}*[- ]?newsletter\b[^.!?]{0,60}\b(?:sign|subscrib|abonn|anmeld|bestell|registr)`,
+    String.raw`${S}(?:sign up|subscribe|inscr[íi]bete|abonnez-vous|iscriviti|zapisz się)\b[^.!?]{0,50}newsletter`,
+    String.raw`\b(?:abonnieren sie|abonniere|melde dich|melden sie sich|registrieren sie sich)\b[^.!?]{0,50}newsletter`,
+    String.raw`${S}newsletter (?:abonnieren|bestellen)\b`,
+    String.raw`\b(?:straight|delivered) to your (?:inbox|phone)\b`,
+    String.raw`\bin (?:deinen|euren) posteingang\b`,
+  ].join("|"),
+  "iu",
+);
+
+// Notices about the page's own machinery: comments closed, not logged in, cookies, consent for embeds.
+const NOTICE = new RegExp(
+  [
+    String.raw`\b(?:kommentare sind|kommentarfunktion (?:ist|wurde))\b[^.!?]{0,30}\b(?:geschlossen|deaktiviert)\b`,
+    String.raw`\bcomments (?:are|have been) (?:closed|disabled)\b`,
+    String.raw`\bles commentaires sont fermés\b|\blos comentarios están cerrados\b|\bi commenti sono chiusi\b|\bkomentarze (?:są )?(?:zamknięte|wyłączone)\b`,
+    String.raw`\b(?:sie sind|du bist) (?:aktuell |derzeit |noch )?nicht (?:eingeloggt|angemeldet)\b`,
+    String.raw`\byou (?:are|(?:'|’)re) not (?:logged|signed) in\b`,
+    String.raw`\b(?:we|this (?:site|website)) uses? cookies\b|\bwir (?:verwenden|nutzen|setzen) cookies\b|\bdiese (?:website|webseite|seite) (?:verwendet|nutzt) cookies\b`,
+    String.raw`\bkorzystamy z (?:plików )?cookies\b|\b(?:utilizamos|usamos) cookies\b|\bnous utilisons des cookies\b|\butilizziamo (?:i )?cookie\b`,
+    String.raw`\bohne (?:dein|ihr) einverständnis\b`,
+  ].join("|"),
+  "iu",
+);
+
+// Disclosures about the page, not its subject: affiliate commissions, "opinions are the author's own".
+const DISCLOSURE = new RegExp(
+  [
+    String.raw`\bwe (?:may )?(?:receive|earn|get) (?:a )?(?:small )?(?:compensation|commission)\b`,
+    String.raw`\badvertisers? (?:do not|don(?:'|’)t|does not|doesn(?:'|’)t) influence\b`,
+    String.raw`\b(?:contains|may contain|uses) affiliate links?\b|\bas an amazon associate\b`,
+    String.raw`\b(?:opinions|views) expressed (?:here|in this (?:article|post|blog|column)|by (?:the )?(?:author|contributors?))\b`,
+    String.raw`\b(?:erhalten|bekommen|verdienen) wir (?:ggf\. |gegebenenfalls |unter umständen |dafür |hierfür )?eine (?:kleine )?provision\b`,
+    String.raw`\b(?:affiliate|partner)-?links?\b[^.!?]{0,80}\bprovision\b`,
+    String.raw`\b(?:kennzeichnen wir|sind) mit (?:einem )?(?:sternchen|\*)`,
+    String.raw`\bgibt (?:nicht )?(?:unbedingt |zwingend |notwendigerweise )?die meinung der redaktion wieder\b`,
+    String.raw`\bn(?:'|’)engagent que (?:leurs?|son|ses) auteurs?\b`,
+    String.raw`\blas opiniones expresadas\b[^.!?]{0,80}\b(?:son|no)\b`,
+  ].join("|"),
+  "iu",
+);
+
+const APPEAL = [SUPPORT, SIGN_UP, NOTICE, DISCLOSURE];
+
+// Longer than this, a block is a paragraph of the article that happens to mention such things.
+const MAX_APPEAL_CHARS = 400;
+
+const TEXT_BLOCKS = new Set([
+  "p",
+  "div",
+  "li",
+  "blockquote",
+  "section",
+  "aside",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "dd",
+  "figcaption",
+  "span",
+  "strong",
+  "em",
+  "b",
+  "small",
+]);
+const BLOCK_CHILDREN = new Set([
+  "p",
+  "div",
+  "ul",
+  "ol",
+  "table",
+  "section",
+  "blockquote",
+  "pre",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "li",
+  "figure",
+  "article",
+  "aside",
+  "dl",
+]);
+
+/** True when a short block of text is an appeal to the reader or a notice about the site. */
+export function isAppeal(text: string): boolean {
+  return text.length <= MAX_APPEAL_CHARS && APPEAL.some((re) => re.test(text));
+}
+
+/**
+ * Removes the smallest text blocks of the content that are appeals or site notices. A root that is itself
+ * such a block (the content is often a run of sibling paragraphs) leaves the `roots` array.
+ */
+export function dropAppeals(roots: Element[], stats: TextStatsIndex): void {
+  const doomed = new Set<Element>();
+  const visit = (el: Element): boolean => {
+    // Whitespace-free characters bound the text from below: a larger block is not one appeal.
+    if (stats.of(el).chars > MAX_APPEAL_CHARS || !TEXT_BLOCKS.has(el.name)) return true;
+    const text = collapseWhitespace(textContent(el));
+    if (text.length > MAX_APPEAL_CHARS) return true;
+    if (!isAppeal(text)) return false;
+    // The smallest block holding the appeal goes, not its neighbours.
+    if (findFirst(el, (d) => BLOCK_CHILDREN.has(d.name))) return true;
+    doomed.add(el);
+    return false;
+  };
+  for (const root of roots) if (visit(root)) walkElements(root, visit);
+  for (const el of doomed) removeNode(el);
+  for (let i = roots.length - 1; i >= 0; i--) if (doomed.has(roots[i]!)) roots.splice(i, 1);
+}

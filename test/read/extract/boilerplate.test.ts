@@ -1,0 +1,159 @@
+import { describe, expect, it } from "vitest";
+import { extractMarkdown } from "../../../src/read/extract/index.js";
+
+// One synthetic page per text-level boilerplate rule; each test fails without its rule, and each rule has a
+// companion test showing that an ordinary article sentence with the same words in another role stays.
+
+const PROSE =
+  "The committee met on Tuesday to review the proposal, which had been discussed for months, and agreed on a timeline. " +
+  "Members noted that the budget, the staffing plan, and the schedule all needed more work before the final vote.";
+
+function page(body: string): string {
+  return `<!doctype html><html lang="en"><head><title>Edges</title></head><body>${body}</body></html>`;
+}
+
+function article(...inner: string[]): string {
+  return page(
+    `<article><p>${PROSE}</p>${inner.join("")}<p>Second part: ${PROSE}</p><p>${PROSE}</p></article>`,
+  );
+}
+
+const URL = "https://example.org/a";
+
+async function md(html: string): Promise<string> {
+  return (await extractMarkdown(html, URL)).markdown;
+}
+
+describe("extractMarkdown: appeals to the reader", () => {
+  it("drops a support appeal inside the content", async () => {
+    const out = await md(
+      article(
+        "<p>If you enjoyed reading this post – would you consider supporting our work? Just click here. Thanks!</p>",
+        "<p>Wenn Ihnen unser Artikel gefallen hat: Unterstützen Sie diese Form des Journalismus.</p>",
+      ),
+    );
+    expect(out).not.toContain("supporting our work");
+    expect(out).not.toContain("Unterstützen Sie diese Form");
+    expect(out).toContain("Second part:");
+  });
+
+  it("drops a paywall notice", async () => {
+    const out = await md(
+      article(
+        "<p>To view the full story, please subscribe to The Daily. You can choose an annual subscription.</p>",
+        "<p>If you’re seeing this message but you’re already a subscriber, you can log in for immediate access.</p>",
+      ),
+    );
+    expect(out).not.toContain("To view the full story");
+    expect(out).not.toContain("already a subscriber");
+  });
+
+  it("drops a newsletter sign-up line", async () => {
+    const out = await md(
+      article(
+        "<p>Lust auf mehr? Lass dir die besten Storys jede Woche in deinen Posteingang liefern. Melde dich hier für unseren Newsletter an!</p>",
+        "<p>Never miss the latest news by signing up to our newsletter today!</p>",
+      ),
+    );
+    expect(out).not.toContain("Posteingang");
+    expect(out).not.toContain("signing up to our newsletter");
+  });
+
+  it("drops only the appeal of a box that also holds article text, below inline wrappers", async () => {
+    const out = await md(
+      article(
+        `<div class="box"><span><p>Gefällt dir unser Klettermagazin? Wir haben keine Bezahlschranke.</p><p>Box prose: ${PROSE}</p></span></div>`,
+      ),
+    );
+    expect(out).not.toContain("Klettermagazin");
+    expect(out).toContain("Box prose:");
+    expect(out).toContain("Second part:");
+  });
+
+  it("keeps article sentences that report on support, membership and newsletters", async () => {
+    const sentences = [
+      "The foundation said it would support independent journalism and become a member of the press council.",
+      "Thousands of readers sign up for the newsletter each week, the publisher said, and many were already members.",
+      "She asked him to read the full story aloud before the vote.",
+      "If you liked this film, the sequel will not disappoint: it is darker and funnier.",
+      "Der Verlag teilte mit, viele Leser würden den Newsletter abonnieren, sobald er erscheint.",
+      "Herr Meier, Sie unterstützen unsere Forderung nach einem eigenen Ministerium?",
+    ];
+    const out = await md(article(...sentences.map((s) => `<p>${s}</p>`)));
+    for (const s of sentences) expect(out).toContain(s);
+  });
+});
+
+describe("extractMarkdown: notices about the page's machinery", () => {
+  it("drops cookie, consent, login and closed-comments notices inside the content", async () => {
+    const out = await md(
+      article(
+        "<p>Datenschutz &amp; Cookies: Diese Website verwendet Cookies. Wenn du die Website weiterhin nutzt, stimmst du zu.</p>",
+        "<p>Wir respektieren deine Privatsphäre und stellen deshalb ohne dein Einverständnis keine Verbindung zu Twitter her.</p>",
+        "<p>Sie sind aktuell nicht eingeloggt.</p>",
+        "<p>Comments are closed.</p>",
+      ),
+    );
+    expect(out).not.toContain("Cookies");
+    expect(out).not.toContain("Einverständnis");
+    expect(out).not.toContain("eingeloggt");
+    expect(out).not.toContain("Comments are closed");
+  });
+
+  it("keeps article sentences about cookies, consent and logins", async () => {
+    const sentences = [
+      "Regulators found that many shops use cookies without asking, and the fines were raised.",
+      "Der Arzt handelte ohne das Einverständnis der Patientin, urteilte das Gericht.",
+      "The attackers were not logged in when the data left the server, investigators said.",
+    ];
+    const out = await md(article(...sentences.map((s) => `<p>${s}</p>`)));
+    for (const s of sentences) expect(out).toContain(s);
+  });
+});
+
+describe("extractMarkdown: disclosures about the page", () => {
+  it("drops affiliate and opinion disclaimers", async () => {
+    const out = await md(
+      article(
+        "<p>We recommend the best products through an independent review process, and advertisers do not influence our picks.</p>",
+        "<p>Les opinions exprimées dans les blogs n'engagent que leurs auteurs.</p>",
+        "<p>Wenn du über diese Links einkaufst, erhalten wir eine kleine Provision.</p>",
+      ),
+    );
+    expect(out).not.toContain("advertisers do not influence");
+    expect(out).not.toContain("engagent");
+    expect(out).not.toContain("Provision");
+  });
+
+  it("keeps article sentences about commissions and opinions", async () => {
+    const sentences = [
+      "The agents earn a commission on every sale, the report found, and advertisers pay for placement.",
+      "Die Opposition kritisierte, dass Makler eine Provision verlangen, die der Mieter zahlt.",
+      "The opinions expressed at the hearing varied widely, from support to outright rejection.",
+    ];
+    const out = await md(article(...sentences.map((s) => `<p>${s}</p>`)));
+    for (const s of sentences) expect(out).toContain(s);
+  });
+});
+
+describe("extractMarkdown: teaser headings in more wordings", () => {
+  it("drops a 'Verwandte Beiträge' / 'Más noticias' teaser block and keeps the prose after it", async () => {
+    const out = await md(
+      article(
+        '<h2>Verwandte Beiträge</h2><ul><li><a href="/x">Eine andere Geschichte</a></li></ul>',
+        '<p><strong>Más noticias de Colombia</strong></p><p><a href="/y">Otra noticia distinta</a></p>',
+      ),
+    );
+    expect(out).not.toContain("Verwandte Beiträge");
+    expect(out).not.toContain("Eine andere Geschichte");
+    expect(out).not.toContain("Otra noticia distinta");
+    expect(out).toContain("Second part:");
+  });
+
+  it("keeps a sentence that opens with the same words", async () => {
+    const sentence = "Latest news from the front arrived on Tuesday.";
+    const out = await md(article(`<p>${sentence}</p>`, '<p><a href="/z">A linked note</a></p>'));
+    expect(out).toContain(sentence);
+    expect(out).toContain("A linked note");
+  });
+});
