@@ -176,8 +176,10 @@ if (process.argv[2] === "--label") {
     } catch {}
     const kind = kinds[it.id] ?? "other";
     const row = { id: it.id, with: it.with ?? [], without: it.without ?? [], pred };
-    (byKind[kind] ??= []).push(row);
-    (byKind.all ??= []).push(row);
+    for (const k of [kind, "all"]) {
+      byKind[k] ??= [];
+      byKind[k].push(row);
+    }
   }
   console.log("| kind | pages | F1 | P | R |\n| --- | --- | --- | --- | --- |");
   for (const k of [...KINDS, "all"]) {
