@@ -74,6 +74,8 @@ export function dropBoilerplateText(roots: Element[], stats: TextStatsIndex): vo
   const doomed: Element[] = [];
   for (const root of roots) {
     walkElements(root, (el) => {
+      // Code is verbatim: `print(…)` or `image: nginx` in a listing is not a furniture line.
+      if (el.name === "pre" || el.name === "code") return false;
       if (stats.of(el).chars > 200) return true;
       if (!LINE_TAGS.has(el.name) || el.children.some((c) => isTag(c) && BLOCKS.has(c.name))) return true;
       const text = collapseWhitespace(textContent(el));

@@ -14,6 +14,16 @@ const JUNK_TAGS = new Set(
   ).split(" "),
 );
 
+const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+
+/**
+ * A button inside a heading is the heading's text: the accessible accordion and disclosure pattern puts
+ * the section's title (an FAQ's question) in the button that opens it.
+ */
+function isHeadingToggle(el: Element): boolean {
+  return el.name === "button" && isInside(el, HEADINGS);
+}
+
 const CHROME_ROLES = new Set(
   "navigation banner contentinfo complementary search menu menubar dialog alertdialog".split(" "),
 );
@@ -38,6 +48,8 @@ export function cleanTree(doc: Document, mode: "strict" | "loose" = "strict"): v
   const drop: Element[] = [];
   const soft: Candidate[] = [];
   walkElements(doc, (el) => {
+    // The toggle's words stay as the heading's text, no longer a control.
+    if (isHeadingToggle(el)) el.name = "span";
     if (JUNK_TAGS.has(el.name) || isHidden(el)) {
       drop.push(el);
       return false;

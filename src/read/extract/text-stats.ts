@@ -54,12 +54,17 @@ function countTag(total: TextStats, name: string): void {
   else if (name.length === 2 && name[0] === "h" && name[1]! >= "1" && name[1]! <= "6") total.headings++;
 }
 
+/** A link to a place on the same page (a permalink, a footnote) does not lead away from the content. */
+function linkWeight(href: string | undefined): number {
+  return href?.startsWith("#") ? 0.3 : 1;
+}
+
 /** Text statistics for every element of a subtree, computed in one pass. */
 export class TextStatsIndex {
   private readonly stats = new Map<Element, TextStats>();
 
   constructor(root: ParentNode) {
-    this.collect(root, false);
+    this.collect(root, 0);
   }
 
   of(el: Element): TextStats {
@@ -71,18 +76,19 @@ export class TextStatsIndex {
     return s.chars ? s.linkChars / s.chars : 0;
   }
 
-  private collect(node: ParentNode, inLink: boolean): TextStats {
+  /** `inLink`: how much a character counts as link text here (Readability: a same-page `#` link 0.3). */
+  private collect(node: ParentNode, inLink: number): TextStats {
     const total = zero();
     for (const child of node.children) {
       if (isText(child)) {
         const [chars, commas] = countText(child.data);
         total.chars += chars;
-        if (inLink) total.linkChars += chars;
+        if (inLink) total.linkChars += chars * inLink;
         total.commas += commas;
         continue;
       }
       if (!isTag(child)) continue;
-      const s = this.collect(child, inLink || child.name === "a");
+      const s = this.collect(child, inLink || (child.name === "a" ? linkWeight(child.attribs.href) : 0));
       total.chars += s.chars;
       total.linkChars += s.linkChars;
       total.commas += s.commas;
