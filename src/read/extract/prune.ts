@@ -57,7 +57,15 @@ function looksLikeWidget(
   if (s.commas >= 10 || s.codeBlocks > 0) return false;
   const isList = el.name === "ul" || el.name === "ol" || el.name === "dl";
   const isTable = el.name === "table";
-  if (s.images > 1 && s.paragraphs / s.images < 0.5 && s.chars < s.images * 60 && el.name !== "figure")
+  // An image grid, unless its list items carry sentences (a recipe's steps with a photo each).
+  const textItems = s.items >= 2 && s.chars / s.items >= 40;
+  if (
+    s.images > 1 &&
+    s.paragraphs / s.images < 0.5 &&
+    s.chars < s.images * 60 &&
+    el.name !== "figure" &&
+    !textItems
+  )
     return true;
   if (!isList && !isTable && s.items > s.paragraphs + 1 && s.headings === 0 && stats.linkDensity(el) > 0.3)
     return true;
