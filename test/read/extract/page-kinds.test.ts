@@ -90,6 +90,29 @@ describe("page kinds: product pages keep description and specifications", () => 
   });
 });
 
+describe("page kinds: a Shopify product page", () => {
+  it("Shopify (Dawn): description, specs table, accordion sections; no recommendations, newsletter or header", async () => {
+    const { markdown } = await extract(
+      "shopify.html",
+      "https://fernhill.example.com/products/merino-trail-sock",
+    );
+    expectAll(markdown, [
+      "A cushioned hiking sock knitted from 70% merino wool",
+      "| Material | 70% merino wool, 27% nylon, 3% elastane |\n| --- | --- |\n| Cushioning | Medium, full foot |",
+      "Orders ship within two working days",
+      "S fits EU 36–39",
+    ]);
+    expectNone(markdown, [
+      "You may also like",
+      "Alpine Gaiter",
+      "Subscribe to our emails",
+      "Free shipping",
+      "Add to cart",
+      "Powered by Shopify",
+    ]);
+  });
+});
+
 describe("page kinds: documentation keeps every section and code block", () => {
   it("Sphinx (Read the Docs theme): sections, admonition, code with language, table; no nav or footer", async () => {
     const { markdown } = await extract(
@@ -126,6 +149,46 @@ describe("page kinds: documentation keeps every section and code block", () => {
     ]);
     // Zero-width characters (Docusaurus' hash links) are invisible and must not glue onto words.
     expect(markdown).not.toMatch(/\u200b/);
+  });
+});
+
+describe("page kinds: more documentation generators", () => {
+  it("MkDocs Material: sections, admonition, collapsed details, tabbed code; no nav, TOC or footer", async () => {
+    const { markdown } = await extract("mkdocs.html", "https://quire.example.org/deploying/");
+    expectAll(markdown, [
+      "## Building the site",
+      "```bash\nquire build --strict\n```",
+      "turns warnings about broken links into errors",
+      "## GitHub Pages",
+      "on:\n  push:\n    branches: [main]",
+      "add a `CNAME` file to `docs/`",
+      "```sh\npip install quire-gh-deploy\n```",
+      "```sh\npipx inject quire quire-gh-deploy\n```",
+    ]);
+    expectNone(markdown, ["Skip to content", "Table of contents", "Plugins", "Made with", "Previous", "¶"]);
+  });
+
+  it("MDN: every section of a reference page, definition list, code with language; no sidebars", async () => {
+    const { markdown } = await extract(
+      "mdn.html",
+      "https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Array/findLast",
+    );
+    expectAll(markdown, [
+      "iterates the array in reverse order",
+      "## Syntax",
+      "```js\nfindLast(callbackFn)\nfindLast(callbackFn, thisArg)\n```",
+      "### Parameters",
+      "A value to use as `this` when executing `callbackFn`.",
+      "### Return value",
+      "Use `findLastIndex()` when you need the index",
+      "const result = inventory.findLast(({ quantity }) => quantity < 2);",
+    ]);
+    expectNone(markdown, [
+      "Filter sidebar",
+      "In this article",
+      "Edit the page on GitHub",
+      "Mozilla Foundation",
+    ]);
   });
 });
 
@@ -232,5 +295,24 @@ describe("page kinds: rules", () => {
       "https://example.org/docs",
     );
     expect(markdown).toContain("```python\nprint(station)\nimage: nginx\n```");
+  });
+});
+
+describe("page kinds: rules (selection)", () => {
+  it("keeps a list of steps with a photo each: its items carry sentences, it is no image grid", async () => {
+    const steps = [
+      "Dice the tofu and pat it dry with paper towels, then salt it lightly.",
+      "Fry the tofu cubes in a hot wok until golden on every side.",
+      "Add the noodles and the sauce and toss everything well over high heat.",
+    ]
+      .map((t, i) => `<li class="direction-step">${t}<img src="/s${i}.jpg" alt=""></li>`)
+      .join("");
+    const { markdown } = await extractMarkdown(
+      page(
+        `<article><p>${PROSE}</p><p>${PROSE}</p><h3>Directions</h3><ul class="directions-list">${steps}</ul></article>`,
+      ),
+      "https://example.org/recipe",
+    );
+    expect(markdown).toContain("- Fry the tofu cubes in a hot wok until golden on every side.");
   });
 });
