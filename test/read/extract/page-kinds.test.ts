@@ -193,8 +193,7 @@ describe("page kinds: more documentation generators", () => {
 });
 
 describe("page kinds: listings, service pages and recipes", () => {
-  // Known defect: the items' linked titles are pruned as link blocks (their excerpts stay).
-  it.fails("a blog category page whose listing is the content keeps every item's title and excerpt", async () => {
+  it("a blog category page whose listing is the content keeps every item's title and excerpt", async () => {
     const { markdown } = await extract("category.html", "https://allotment.example.org/category/gardening/");
     expectAll(markdown, [
       "Pruning apple trees in late winter",
@@ -314,5 +313,26 @@ describe("page kinds: rules (selection)", () => {
       "https://example.org/recipe",
     );
     expect(markdown).toContain("- Fry the tofu cubes in a hot wok until golden on every side.");
+  });
+
+  it("keeps the linked titles of a listing that is most of the content, drops those of teasers beside an article", async () => {
+    const item = (t: string) =>
+      `<article class="post type-post hentry"><header class="entry-header"><h2><a href="/${t.length}">${t}</a></h2></header>` +
+      `<div class="entry-summary"><p>${PROSE.slice(0, 150)}</p></div></article>`;
+    const listing = await extractMarkdown(
+      page(
+        `<main>${["First item title", "Second item title", "Third item title"].map(item).join("")}</main>`,
+      ),
+      "https://example.org/category/x/",
+    );
+    expect(listing.markdown).toContain("## Second item title");
+    const article = await extractMarkdown(
+      page(
+        `<main><div class="story"><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p></div>` +
+          `<div class="more">${["Other story one", "Other story two", "Other story three"].map((t) => `<div class="card"><div class="card-head"><h3><a href="/o">${t}</a></h3></div><p>Short teaser text for it.</p></div>`).join("")}</div></main>`,
+      ),
+      "https://example.org/story",
+    );
+    expect(article.markdown).not.toContain("Other story two");
   });
 });
