@@ -48,6 +48,26 @@ describe("page kinds: forum and Q&A threads keep every post", () => {
       "Who is online",
       "Delete cookies",
       "phpBB Limited",
+      // A user's signature repeats under each of their posts: it is about the writer, not the thread.
+      "too many tampers",
+    ]);
+  });
+
+  it("vBulletin 4: every post, no signatures, similar threads, permissions or footer", async () => {
+    const { markdown } = await extract("vbulletin.html", "https://garage.example.org/showthread.php?t=4410");
+    expectAll(markdown, [
+      "the starter only clicks once when I turn the key",
+      "Check the thick cable on the starter and the engine ground strap",
+      "The ground strap was green with corrosion",
+      "Put some dielectric grease on it",
+    ]);
+    expectNone(markdown, [
+      "Transit Connect",
+      "Similar Threads",
+      "Car dies at idle",
+      "Posting Permissions",
+      "vBulletin Solutions",
+      "Mark Forums Read",
     ]);
   });
 
@@ -334,5 +354,17 @@ describe("page kinds: rules (selection)", () => {
       "https://example.org/story",
     );
     expect(article.markdown).not.toContain("Other story two");
+  });
+
+  it("drops a forum user's signature under a post", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<div class="thread"><div class="post"><div class="content"><p>${PROSE}</p></div><div class="signature">Gaggia Classic, too many tampers</div></div>` +
+          `<div class="post"><div class="content"><p>${PROSE}</p></div><blockquote class="signature restore"><div class="signaturecontainer">Gaggia Classic, too many tampers</div></blockquote></div></div>`,
+      ),
+      "https://example.org/thread",
+    );
+    expect(markdown).toContain("The committee met on Tuesday");
+    expect(markdown).not.toContain("too many tampers");
   });
 });
