@@ -50,6 +50,8 @@ describe("page kinds: forum and Q&A threads keep every post", () => {
       "phpBB Limited",
       // A user's signature repeats under each of their posts: it is about the writer, not the thread.
       "too many tampers",
+      // The poster's card (rank, post count, join date) is about the writer.
+      "Joined:",
     ]);
   });
 
@@ -63,6 +65,7 @@ describe("page kinds: forum and Q&A threads keep every post", () => {
     ]);
     expectNone(markdown, [
       "Transit Connect",
+      "Join Date",
       "Similar Threads",
       "Car dies at idle",
       "Posting Permissions",
@@ -366,5 +369,20 @@ describe("page kinds: rules (selection)", () => {
     );
     expect(markdown).toContain("The committee met on Tuesday");
     expect(markdown).not.toContain("too many tampers");
+  });
+
+  it("drops a forum poster's card (rank, post count, join date)", async () => {
+    const card = (cls: string, user: string) =>
+      `<div class="${cls}"><span>${user}</span><dl><dt>Join Date</dt><dd>Mar 2019</dd><dt>Location</dt><dd>Hebden Bridge, West Yorkshire</dd></dl></div>`;
+    const { markdown } = await extractMarkdown(
+      page(
+        `<div class="thread"><div class="post"><div class="content"><p>${PROSE}</p></div></div>` +
+          `<div class="post">${card("postprofile", "okko")}<div class="content"><p>${PROSE}</p></div></div>` +
+          `<div class="post">${card("userinfo", "lever_lu")}<div class="content"><p>${PROSE}</p></div></div></div>`,
+      ),
+      "https://example.org/thread",
+    );
+    expect(markdown).toContain("The committee met on Tuesday");
+    expect(markdown).not.toContain("Join Date");
   });
 });
