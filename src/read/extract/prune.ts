@@ -50,7 +50,7 @@ function looksLikeWidget(
 ): boolean {
   // The linked title of an item of a listing that makes most of the content (a category page) is the item's
   // title, not a link list; teasers beside an article are a minority of its text and still go.
-  if (isListingTitle(el, stats, rootChars)) return false;
+  if (isListingTitle(el, stats, rootChars) || isListing(el, stats, rootChars)) return false;
   const weight = classWeight(el);
   // Layout wrappers carry misleading names ("sticky-sidebar" around the article): a block holding
   // much of the prose stays unless it is mostly links.
@@ -111,4 +111,15 @@ function sameKind(a: Element, b: Element): boolean {
   if (!ta.length || !tb.size) return false;
   const common = ta.filter((t) => tb.has(t)).length;
   return common * 2 >= Math.max(ta.length, tb.size);
+}
+
+/**
+ * A run of at least four items built alike, each with a heading (a product grid), that makes most of the
+ * content is the page's listing (a shop's category page), not a teaser grid beside an article.
+ */
+function isListing(el: Element, stats: TextStatsIndex, rootChars: number): boolean {
+  if (stats.of(el).chars <= rootChars * 0.5) return false;
+  const items = el.children.filter((c): c is Element => isTag(c) && stats.of(c).chars > 0);
+  if (items.length < 4) return false;
+  return items.every((c) => sameKind(c, items[0]!) && c.name === items[0]!.name && stats.of(c).headings > 0);
 }
