@@ -228,6 +228,15 @@ describe("page kinds: listings, service pages and recipes", () => {
     expectNone(markdown, ["Recent Posts", "Seed potatoes", "Proudly powered by WordPress", "March 2024"]);
   });
 
+  it("a shop's category page keeps its product grid (the grid is the page), not the shop's chrome", async () => {
+    const { markdown } = await extract(
+      "shop-category.html",
+      "https://shop.example.org/product-category/desk/",
+    );
+    expectAll(markdown, ["Oak Pen Tray", "£28.00", "Walnut Monitor Stand", "Cherry Card Holder", "£22.00"]);
+    expectNone(markdown, ["Product categories", "Kitchen", "Default sorting", "Primary Navigation"]);
+  });
+
   it("a small-business service page keeps its sections and the FAQ's questions with their answers", async () => {
     const { markdown } = await extract("service.html", "https://harlow.example.com/");
     expectAll(markdown, [
@@ -384,5 +393,18 @@ describe("page kinds: rules (selection)", () => {
     );
     expect(markdown).toContain("The committee met on Tuesday");
     expect(markdown).not.toContain("Join Date");
+  });
+
+  it("keeps a grid of four or more items with headings when it is most of the content (a shop category)", async () => {
+    const card = (t: string) =>
+      `<li class="product type-product"><a href="/p/${t.length}"><h2 class="title">${t}</h2><span class="price">£${t.length}.00</span></a></li>`;
+    const { markdown } = await extractMarkdown(
+      page(
+        `<main><p>Hand-made things for a desk.</p><ul class="products">${["Oak Pen Tray", "Ash Letter Rack", "Iron Bookends", "Cherry Card Holder"].map(card).join("")}</ul></main>`,
+      ),
+      "https://example.org/category/desk/",
+    );
+    expect(markdown).toContain("Ash Letter Rack");
+    expect(markdown).toContain("Cherry Card Holder");
   });
 });
