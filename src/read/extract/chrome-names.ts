@@ -2,9 +2,10 @@ import type { Element } from "./dom.js";
 import { isTag } from "./dom.js";
 
 // Names that mean page furniture whatever else the class list says ("jp-relatedposts",
-// "sharedaddy jp-post-flair"): consent banners, share bars, related-content teasers, author boxes.
+// "sharedaddy jp-post-flair"): consent banners, share bars, related-content teasers, author boxes, and a
+// forum user's signature (the same lines under each of their posts, about the writer, not the thread).
 const STRONG =
-  /cookie|consent|gdpr|onetrust|didomi|\bcmp-|share|sharing|social|newsletter|subscri|paywall|advert|(?:^|\s)(?:ads?|ads?[-_]\w+)(?:$|\s)|ad-?slot|sponsor|promo|popup|modal|skip-?link|print-?only|related|breadcrumb|sidebar|author-?(?:box|bio|info|desc|card|profile|container)|(?:^|[\s_-])bio(?:$|[\s_-])|about-?(?:the-?)?author|upsell|cross-?sell|recommend|more-?(?:stories|articles|posts)|(?:next|prev|previous)-?(?:post|story|article)|post-?nav|(?:^|[\s_-])cta(?:$|[\s_-])|rating|byline|(?:entry|post|article)-?(?:meta|footer|tags|info)|tag-?(?:list|cloud)|(?:^|\s)tags(?:\s|$)|caption|(?:photo|image|img|bild)-?(?:credit|source|copyright)|credits?(?:$|\s)|(?:^|[\s_-])(?:copyright|disclaimer)(?:$|[\s_-])/i;
+  /cookie|consent|gdpr|onetrust|didomi|\bcmp-|share|sharing|social|newsletter|subscri|paywall|advert|(?:^|\s)(?:ads?|ads?[-_]\w+)(?:$|\s)|ad-?slot|sponsor|promo|popup|modal|skip-?link|print-?only|related|breadcrumb|sidebar|author-?(?:box|bio|info|desc|card|profile|container)|(?:^|[\s_-])bio(?:$|[\s_-])|about-?(?:the-?)?author|upsell|cross-?sell|recommend|more-?(?:stories|articles|posts)|(?:next|prev|previous)-?(?:post|story|article)|post-?nav|(?:^|[\s_-])cta(?:$|[\s_-])|rating|byline|(?:entry|post|article)-?(?:meta|footer|tags|info)|tag-?(?:list|cloud)|(?:^|\s)tags(?:\s|$)|caption|(?:photo|image|img|bild)-?(?:credit|source|copyright)|credits?(?:$|\s)|(?:^|[\s_-])(?:copyright|disclaimer)(?:$|[\s_-])|(?:^|\s)(?:[a-z]+-)?signature(?:container)?(?:\s|$)|(?:^|[\s_-])(?:user-?(?:info|details|card|profile)|post-?profile)(?:$|[\s_-])/i;
 
 // Readability's "unlikely candidates": overruled when the same name also says content.
 const WEAK =

@@ -1,5 +1,5 @@
 import type { Element } from "./dom.js";
-import { removeNode, walkElements } from "./dom.js";
+import { isTag, removeNode, walkElements } from "./dom.js";
 import { classWeight } from "./main-content.js";
 import { isDataTable } from "./table.js";
 import type { TextStatsIndex } from "./text-stats.js";
@@ -48,6 +48,9 @@ function looksLikeWidget(
   stats: TextStatsIndex,
   rootChars: number,
 ): boolean {
+  // The linked title of an item of a listing that makes most of the content (a category page) is the item's
+  // title, not a link list; teasers beside an article are a minority of its text and still go.
+  if (isListingTitle(el, stats, rootChars) || isListing(el, stats, rootChars)) return false;
   const weight = classWeight(el);
   // Layout wrappers carry misleading names ("sticky-sidebar" around the article): a block holding
   // much of the prose stays unless it is mostly links.
@@ -57,7 +60,15 @@ function looksLikeWidget(
   if (s.commas >= 10 || s.codeBlocks > 0) return false;
   const isList = el.name === "ul" || el.name === "ol" || el.name === "dl";
   const isTable = el.name === "table";
-  if (s.images > 1 && s.paragraphs / s.images < 0.5 && s.chars < s.images * 60 && el.name !== "figure")
+  // An image grid, unless its list items carry sentences (a recipe's steps with a photo each).
+  const textItems = s.items >= 2 && s.chars / s.items >= 40;
+  if (
+    s.images > 1 &&
+    s.paragraphs / s.images < 0.5 &&
+    s.chars < s.images * 60 &&
+    el.name !== "figure" &&
+    !textItems
+  )
     return true;
   if (!isList && !isTable && s.items > s.paragraphs + 1 && s.headings === 0 && stats.linkDensity(el) > 0.3)
     return true;
@@ -68,4 +79,47 @@ function looksLikeWidget(
   if (weight < 25 && density > (isList ? 0.8 : 0.33)) return true;
   if (weight >= 25 && density > 0.6) return true;
   return false;
+}
+
+/** A wrapper holding only a heading, inside one of a run of items built alike that hold most of the text. */
+function isListingTitle(el: Element, stats: TextStatsIndex, rootChars: number): boolean {
+  const s = stats.of(el);
+  if (!s.headings || !s.chars) return false;
+  let inHeadings = 0;
+  walkElements(el, (d) => {
+    if (!/^h[1-6]$/.test(d.name)) return true;
+    inHeadings += stats.of(d).chars;
+    return false;
+  });
+  if (inHeadings !== s.chars) return false;
+  for (let item = el.parent; item && isTag(item) && item.parent && isTag(item.parent); item = item.parent) {
+    const list = item.parent;
+    let alike = 0;
+    for (const sib of list.children)
+      if (isTag(sib) && sib.name === item.name && sameKind(sib, item) && stats.linkDensity(sib) < 0.5)
+        alike++;
+    if (alike >= 3) return stats.of(list).chars > rootChars * 0.5;
+  }
+  return false;
+}
+
+/** Same tag and most class names in common ("post post-12 type-post" and "post post-14 type-post"). */
+function sameKind(a: Element, b: Element): boolean {
+  if (a === b) return true;
+  const ta = a.attribs.class?.split(/\s+/).filter(Boolean) ?? [];
+  const tb = new Set(b.attribs.class?.split(/\s+/).filter(Boolean) ?? []);
+  if (!ta.length || !tb.size) return false;
+  const common = ta.filter((t) => tb.has(t)).length;
+  return common * 2 >= Math.max(ta.length, tb.size);
+}
+
+/**
+ * A run of at least four items built alike, each with a heading (a product grid), that makes most of the
+ * content is the page's listing (a shop's category page), not a teaser grid beside an article.
+ */
+function isListing(el: Element, stats: TextStatsIndex, rootChars: number): boolean {
+  if (stats.of(el).chars <= rootChars * 0.5) return false;
+  const items = el.children.filter((c): c is Element => isTag(c) && stats.of(c).chars > 0);
+  if (items.length < 4) return false;
+  return items.every((c) => sameKind(c, items[0]!) && c.name === items[0]!.name && stats.of(c).headings > 0);
 }

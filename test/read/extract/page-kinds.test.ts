@@ -48,6 +48,29 @@ describe("page kinds: forum and Q&A threads keep every post", () => {
       "Who is online",
       "Delete cookies",
       "phpBB Limited",
+      // A user's signature repeats under each of their posts: it is about the writer, not the thread.
+      "too many tampers",
+      // The poster's card (rank, post count, join date) is about the writer.
+      "Joined:",
+    ]);
+  });
+
+  it("vBulletin 4: every post, no signatures, similar threads, permissions or footer", async () => {
+    const { markdown } = await extract("vbulletin.html", "https://garage.example.org/showthread.php?t=4410");
+    expectAll(markdown, [
+      "the starter only clicks once when I turn the key",
+      "Check the thick cable on the starter and the engine ground strap",
+      "The ground strap was green with corrosion",
+      "Put some dielectric grease on it",
+    ]);
+    expectNone(markdown, [
+      "Transit Connect",
+      "Join Date",
+      "Similar Threads",
+      "Car dies at idle",
+      "Posting Permissions",
+      "vBulletin Solutions",
+      "Mark Forums Read",
     ]);
   });
 
@@ -86,6 +109,29 @@ describe("page kinds: product pages keep description and specifications", () => 
       "Related products",
       "We use cookies",
       "Add to basket",
+    ]);
+  });
+});
+
+describe("page kinds: a Shopify product page", () => {
+  it("Shopify (Dawn): description, specs table, accordion sections; no recommendations, newsletter or header", async () => {
+    const { markdown } = await extract(
+      "shopify.html",
+      "https://fernhill.example.com/products/merino-trail-sock",
+    );
+    expectAll(markdown, [
+      "A cushioned hiking sock knitted from 70% merino wool",
+      "| Material | 70% merino wool, 27% nylon, 3% elastane |\n| --- | --- |\n| Cushioning | Medium, full foot |",
+      "Orders ship within two working days",
+      "S fits EU 36–39",
+    ]);
+    expectNone(markdown, [
+      "You may also like",
+      "Alpine Gaiter",
+      "Subscribe to our emails",
+      "Free shipping",
+      "Add to cart",
+      "Powered by Shopify",
     ]);
   });
 });
@@ -129,9 +175,48 @@ describe("page kinds: documentation keeps every section and code block", () => {
   });
 });
 
+describe("page kinds: more documentation generators", () => {
+  it("MkDocs Material: sections, admonition, collapsed details, tabbed code; no nav, TOC or footer", async () => {
+    const { markdown } = await extract("mkdocs.html", "https://quire.example.org/deploying/");
+    expectAll(markdown, [
+      "## Building the site",
+      "```bash\nquire build --strict\n```",
+      "turns warnings about broken links into errors",
+      "## GitHub Pages",
+      "on:\n  push:\n    branches: [main]",
+      "add a `CNAME` file to `docs/`",
+      "```sh\npip install quire-gh-deploy\n```",
+      "```sh\npipx inject quire quire-gh-deploy\n```",
+    ]);
+    expectNone(markdown, ["Skip to content", "Table of contents", "Plugins", "Made with", "Previous", "¶"]);
+  });
+
+  it("MDN: every section of a reference page, definition list, code with language; no sidebars", async () => {
+    const { markdown } = await extract(
+      "mdn.html",
+      "https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Array/findLast",
+    );
+    expectAll(markdown, [
+      "iterates the array in reverse order",
+      "## Syntax",
+      "```js\nfindLast(callbackFn)\nfindLast(callbackFn, thisArg)\n```",
+      "### Parameters",
+      "A value to use as `this` when executing `callbackFn`.",
+      "### Return value",
+      "Use `findLastIndex()` when you need the index",
+      "const result = inventory.findLast(({ quantity }) => quantity < 2);",
+    ]);
+    expectNone(markdown, [
+      "Filter sidebar",
+      "In this article",
+      "Edit the page on GitHub",
+      "Mozilla Foundation",
+    ]);
+  });
+});
+
 describe("page kinds: listings, service pages and recipes", () => {
-  // Known defect: the items' linked titles are pruned as link blocks (their excerpts stay).
-  it.fails("a blog category page whose listing is the content keeps every item's title and excerpt", async () => {
+  it("a blog category page whose listing is the content keeps every item's title and excerpt", async () => {
     const { markdown } = await extract("category.html", "https://allotment.example.org/category/gardening/");
     expectAll(markdown, [
       "Pruning apple trees in late winter",
@@ -141,6 +226,15 @@ describe("page kinds: listings, service pages and recipes", () => {
       "rake them onto the beds instead of bagging them",
     ]);
     expectNone(markdown, ["Recent Posts", "Seed potatoes", "Proudly powered by WordPress", "March 2024"]);
+  });
+
+  it("a shop's category page keeps its product grid (the grid is the page), not the shop's chrome", async () => {
+    const { markdown } = await extract(
+      "shop-category.html",
+      "https://shop.example.org/product-category/desk/",
+    );
+    expectAll(markdown, ["Oak Pen Tray", "£28.00", "Walnut Monitor Stand", "Cherry Card Holder", "£22.00"]);
+    expectNone(markdown, ["Product categories", "Kitchen", "Default sorting", "Primary Navigation"]);
   });
 
   it("a small-business service page keeps its sections and the FAQ's questions with their answers", async () => {
@@ -232,5 +326,85 @@ describe("page kinds: rules", () => {
       "https://example.org/docs",
     );
     expect(markdown).toContain("```python\nprint(station)\nimage: nginx\n```");
+  });
+});
+
+describe("page kinds: rules (selection)", () => {
+  it("keeps a list of steps with a photo each: its items carry sentences, it is no image grid", async () => {
+    const steps = [
+      "Dice the tofu and pat it dry with paper towels, then salt it lightly.",
+      "Fry the tofu cubes in a hot wok until golden on every side.",
+      "Add the noodles and the sauce and toss everything well over high heat.",
+    ]
+      .map((t, i) => `<li class="direction-step">${t}<img src="/s${i}.jpg" alt=""></li>`)
+      .join("");
+    const { markdown } = await extractMarkdown(
+      page(
+        `<article><p>${PROSE}</p><p>${PROSE}</p><h3>Directions</h3><ul class="directions-list">${steps}</ul></article>`,
+      ),
+      "https://example.org/recipe",
+    );
+    expect(markdown).toContain("- Fry the tofu cubes in a hot wok until golden on every side.");
+  });
+
+  it("keeps the linked titles of a listing that is most of the content, drops those of teasers beside an article", async () => {
+    const item = (t: string) =>
+      `<article class="post type-post hentry"><header class="entry-header"><h2><a href="/${t.length}">${t}</a></h2></header>` +
+      `<div class="entry-summary"><p>${PROSE.slice(0, 150)}</p></div></article>`;
+    const listing = await extractMarkdown(
+      page(
+        `<main>${["First item title", "Second item title", "Third item title"].map(item).join("")}</main>`,
+      ),
+      "https://example.org/category/x/",
+    );
+    expect(listing.markdown).toContain("## Second item title");
+    const article = await extractMarkdown(
+      page(
+        `<main><div class="story"><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p></div>` +
+          `<div class="more">${["Other story one", "Other story two", "Other story three"].map((t) => `<div class="card"><div class="card-head"><h3><a href="/o">${t}</a></h3></div><p>Short teaser text for it.</p></div>`).join("")}</div></main>`,
+      ),
+      "https://example.org/story",
+    );
+    expect(article.markdown).not.toContain("Other story two");
+  });
+
+  it("drops a forum user's signature under a post", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<div class="thread"><div class="post"><div class="content"><p>${PROSE}</p></div><div class="signature">Gaggia Classic, too many tampers</div></div>` +
+          `<div class="post"><div class="content"><p>${PROSE}</p></div><blockquote class="signature restore"><div class="signaturecontainer">Gaggia Classic, too many tampers</div></blockquote></div></div>`,
+      ),
+      "https://example.org/thread",
+    );
+    expect(markdown).toContain("The committee met on Tuesday");
+    expect(markdown).not.toContain("too many tampers");
+  });
+
+  it("drops a forum poster's card (rank, post count, join date)", async () => {
+    const card = (cls: string, user: string) =>
+      `<div class="${cls}"><span>${user}</span><dl><dt>Join Date</dt><dd>Mar 2019</dd><dt>Location</dt><dd>Hebden Bridge, West Yorkshire</dd></dl></div>`;
+    const { markdown } = await extractMarkdown(
+      page(
+        `<div class="thread"><div class="post"><div class="content"><p>${PROSE}</p></div></div>` +
+          `<div class="post">${card("postprofile", "okko")}<div class="content"><p>${PROSE}</p></div></div>` +
+          `<div class="post">${card("userinfo", "lever_lu")}<div class="content"><p>${PROSE}</p></div></div></div>`,
+      ),
+      "https://example.org/thread",
+    );
+    expect(markdown).toContain("The committee met on Tuesday");
+    expect(markdown).not.toContain("Join Date");
+  });
+
+  it("keeps a grid of four or more items with headings when it is most of the content (a shop category)", async () => {
+    const card = (t: string) =>
+      `<li class="product type-product"><a href="/p/${t.length}"><h2 class="title">${t}</h2><span class="price">£${t.length}.00</span></a></li>`;
+    const { markdown } = await extractMarkdown(
+      page(
+        `<main><p>Hand-made things for a desk.</p><ul class="products">${["Oak Pen Tray", "Ash Letter Rack", "Iron Bookends", "Cherry Card Holder"].map(card).join("")}</ul></main>`,
+      ),
+      "https://example.org/category/desk/",
+    );
+    expect(markdown).toContain("Ash Letter Rack");
+    expect(markdown).toContain("Cherry Card Holder");
   });
 });
