@@ -119,9 +119,10 @@ function mainContent(root: Element): Element[] {
   let picked = top ? withSiblings(widenToArticle(top, stats), scores, stats) : [root];
   const lead = top && leadBefore(picked[0]!, root, stats);
   if (lead) picked = [lead, ...picked];
+  const chosen = picked;
   if (picked.reduce((n, el) => n + prose(el), 0) < prose(root) * 0.6)
     picked = [proseRegion(root, prose, picked)];
-  pruneContent(picked, scores, stats);
+  pruneContent(picked, scores, stats, chosen);
   dropBoilerplateText(picked, stats);
   return picked;
 }

@@ -1,5 +1,5 @@
 import type { Element } from "./dom.js";
-import { isTag, removeNode, walkElements } from "./dom.js";
+import { isAncestor, isTag, removeNode, walkElements } from "./dom.js";
 import { classWeight } from "./main-content.js";
 import { isDataTable } from "./table.js";
 import type { TextStatsIndex } from "./text-stats.js";
@@ -23,9 +23,15 @@ const CONDITIONAL = new Set([
 /**
  * Inside the chosen content, removes blocks that read as widgets rather than
  * prose (Readability's conditional cleaning): link lists, image grids, form
- * remnants and short fragments.
+ * remnants and short fragments. A block holding `chosen` (the best container, when a wider region was
+ * taken around it) stays: its link-heavy neighbours would otherwise take the content with them.
  */
-export function pruneContent(roots: Element[], scores: Map<Element, number>, stats: TextStatsIndex): void {
+export function pruneContent(
+  roots: Element[],
+  scores: Map<Element, number>,
+  stats: TextStatsIndex,
+  chosen: Element[] = [],
+): void {
   for (const root of roots) {
     const rootChars = stats.of(root).chars;
     // Innermost first. Counts are not updated after a removal: stale counts over-estimate what
@@ -38,7 +44,9 @@ export function pruneContent(roots: Element[], scores: Map<Element, number>, sta
       return el.name !== "pre";
     });
     blocks.reverse();
-    for (const el of blocks) if (looksLikeWidget(el, scores, stats, rootChars)) removeNode(el);
+    for (const el of blocks)
+      if (!chosen.some((c) => c === el || isAncestor(el, c)) && looksLikeWidget(el, scores, stats, rootChars))
+        removeNode(el);
   }
 }
 

@@ -326,6 +326,34 @@ describe("extractMarkdown: selection rules", () => {
     expect(markdown.indexOf(lead)).toBeLessThan(markdown.indexOf("Body 0:"));
   });
 
+  it("never prunes the block that holds the chosen content when a wider region was taken around it", async () => {
+    const links = Array.from(
+      { length: 60 },
+      (_, i) => `<li><a href="/drug-${i}">Related preparation number ${i}</a></li>`,
+    ).join("");
+    const product = Array.from(
+      { length: 6 },
+      (_, i) =>
+        `<p>Product ${i}: This tablet treats mild pain and fever in adults and in children over twelve years of age.</p>`,
+    ).join("");
+    const legal = Array.from(
+      { length: 2 },
+      (_, i) =>
+        `<p>Disclaimer ${i}: The information on this page does not replace the advice of a doctor or a pharmacist and it is given ` +
+        "without any warranty of completeness or accuracy for any purpose so please read the leaflet in the pack before you use " +
+        "the product and ask your doctor or pharmacist when you are unsure about anything.</p>",
+    ).join("");
+    const { markdown } = await extractMarkdown(
+      page(
+        `<div class="c1"><div class="c2"><div class="tabs">${product}</div>` +
+          `<div class="box"><ul>${links}</ul></div></div></div><div class="legal">${legal}</div>`,
+      ),
+      URL,
+    );
+    expect(markdown).toContain("Product 0:");
+    expect(markdown).toContain("Product 5:");
+  });
+
   it("keeps a link inside a sentence even when its class names a decoration ('popup')", async () => {
     const { markdown } = await extractMarkdown(
       page(
