@@ -32,8 +32,14 @@ export function chromeKind(el: Element): ChromeKind | undefined {
   const name = `${cls ?? ""} ${id ?? ""}`;
   if (COMMENTS.test(name)) return "comments";
   if (STRONG.test(name)) return cls?.split(/\s+/).some((t) => CONTENT_TOKEN.test(t)) ? undefined : "chrome";
-  if (WEAK.test(name) && !CONTENT_HINT.test(name) && !PART_HEADER.test(name)) return "chrome";
+  if (WEAK.test(name) && !CONTENT_HINT.test(name) && !PART_HEADER.test(name) && !isNamedHeading(el, name))
+    return "chrome";
   return undefined;
+}
+
+/** A heading named "…-header" ("wprm-recipe-ingredients-header", "section-heading") names itself, not the page's header. */
+function isNamedHeading(el: Element, name: string): boolean {
+  return /^h[1-6]$/.test(el.name) && /\w[-_](?:header|heading)(?:$|\s)/i.test(name);
 }
 
 /** Documentation generators name sections after their heading ("sharing-with-a-single-developer"). */

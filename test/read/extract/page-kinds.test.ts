@@ -253,7 +253,7 @@ describe("page kinds: listings, service pages and recipes", () => {
   });
 
   // Known defect: the recipe card's headings are named "…-header" and go as page chrome.
-  it.fails("a recipe keeps its intro, headed ingredient list and steps, without comments or sidebar", async () => {
+  it("a recipe keeps its intro, headed ingredient list and steps, without comments or sidebar", async () => {
     const { markdown } = await extract("recipe.html", "https://crumb.example.org/brown-butter-oat-cookies/");
     expectAll(markdown, [
       "Browning the butter takes five extra minutes",
