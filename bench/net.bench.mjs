@@ -1,6 +1,9 @@
 // Overhead of websift's guarded client (`net`) over a bare undici `request`, both on keep-alive connections to
 // the same loopback server (a separate process, so the server does not share the client's event loop).
 // Short rounds alternate bare / net; the verdict is the median of per-pair ratios. Target: net costs < 10%.
+// A third side, undici's dispatcher-level `agent.request()` (the entry point net itself calls), runs in the same
+// rounds for reference: undici's top-level `request()` costs more CPU per call than it, so it shows what net
+// costs over the cheapest bare path too.
 import { fork } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -53,8 +56,15 @@ function makeClients(port) {
     const r = await net.request("http://bench.example.com/", { deadline: Deadline.after(10_000) });
     if (!r.ok || r.status !== 200) throw new Error(`net: ${r.ok ? `HTTP ${r.status}` : r.message}`);
   };
+  const origin = `http://127.0.0.1:${port}`;
+  const direct = async () => {
+    const res = await agent.request({ origin, path: "/", method: "GET" });
+    await res.body.arrayBuffer();
+    if (res.statusCode !== 200) throw new Error(`direct: HTTP ${res.statusCode}`);
+  };
   return {
     bare,
+    direct,
     guarded,
     async close() {
       await net.close();
@@ -68,7 +78,7 @@ async function main() {
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
   const port = await new Promise((resolve) => child.once("message", (m) => resolve(m.port)));
-  const { bare, guarded, close } = makeClients(port);
+  const { bare, direct, guarded, close } = makeClients(port);
 
   async function round(fn, ms) {
     const latencies = [];
@@ -95,12 +105,20 @@ async function main() {
   // Warm-up: JIT, connections, the DNS cache.
   await round(bare, quick ? 300 : 1000);
   await round(guarded, quick ? 300 : 1000);
+  await round(direct, quick ? 300 : 1000);
 
-  const results = { bare: [], net: [] };
-  for (let i = 0; i < ROUNDS; i++) {
-    const order = i % 2 ? ["net", "bare"] : ["bare", "net"];
-    for (const side of order) results[side].push(await round(side === "bare" ? bare : guarded, ROUND_MS));
-  }
+  const sides = { bare, net: guarded, direct };
+  const orders = [
+    ["bare", "net", "direct"],
+    ["net", "direct", "bare"],
+    ["direct", "bare", "net"],
+    ["net", "bare", "direct"],
+    ["bare", "direct", "net"],
+    ["direct", "net", "bare"],
+  ];
+  const results = { bare: [], net: [], direct: [] };
+  for (let i = 0; i < ROUNDS; i++)
+    for (const side of orders[i % orders.length]) results[side].push(await round(sides[side], ROUND_MS));
   await close();
   child.disconnect();
   child.kill();
@@ -122,12 +140,15 @@ async function main() {
   };
   const b = summary("bare");
   const n = summary("net");
+  const d = summary("direct");
   const pct = (x) => `${(x * 100).toFixed(1)}%`;
   // Each round pairs a bare and a net slice run back to back, so both saw much the same machine; the median
   // of the per-pair ratios is the estimate least moved by other load.
   const pairRps = median(results.net.map((r, i) => r.rps / results.bare[i].rps));
   const pairCpu = median(results.net.map((r, i) => r.cpuUs / results.bare[i].cpuUs));
   const costPairs = 1 - pairRps;
+  const costDirect = 1 - median(results.net.map((r, i) => r.rps / results.direct[i].rps));
+  const costDirectCpu = 1 - 1 / median(results.net.map((r, i) => r.cpuUs / results.direct[i].cpuUs));
   const costPairsCpu = 1 - 1 / pairCpu;
   const costMedian = 1 - n.rps / b.rps;
   const costBest = 1 - n.bestRps / b.bestRps;
@@ -137,15 +158,16 @@ async function main() {
   const f2 = (x) => x.toFixed(2);
   console.log(`## net overhead over bare undici (loopback, keep-alive)
 
-GET of a ${BODY_BYTES}-byte HTML page from a loopback server in another process, ${CONCURRENCY} requests in flight, ${ROUNDS} alternating rounds of ${ROUND_MS} ms per side. \`net\` runs its whole policy on every request (URL policy, vetted-DNS cache, pinned connector, redirect handling, byte caps, deadline, a Deadline made per request); only name resolution and the dial target are injected.
+GET of a ${BODY_BYTES}-byte HTML page from a loopback server in another process, ${CONCURRENCY} requests in flight, ${ROUNDS} rounds of ${ROUND_MS} ms per side, the sides' order rotating. \`net\` runs its whole policy on every request (URL policy, vetted-DNS cache, pinned connector, redirect handling, byte caps, deadline, a Deadline made per request); only name resolution and the dial target are injected.
 
 | client | requests/s (median) | requests/s (best round) | p50 ms | p99 ms | client CPU µs/request (median) | (best round) |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: |
 | bare undici \`request\` | ${f0(b.rps)} | ${f0(b.bestRps)} | ${f2(b.p50)} | ${f2(b.p99)} | ${f0(b.cpuUs)} | ${f0(b.bestCpuUs)} |
+| bare undici \`agent.request()\` (dispatcher level, reference) | ${f0(d.rps)} | ${f0(d.bestRps)} | ${f2(d.p50)} | ${f2(d.p99)} | ${f0(d.cpuUs)} | ${f0(d.bestCpuUs)} |
 | websift \`net\` | ${f0(n.rps)} | ${f0(n.bestRps)} | ${f2(n.p50)} | ${f2(n.p99)} | ${f0(n.cpuUs)} | ${f0(n.bestCpuUs)} |
 | ratio net / bare | ${f2(n.rps / b.rps)} | ${f2(n.bestRps / b.bestRps)} | ${f2(n.p50 / b.p50)} | ${f2(n.p99 / b.p99)} | ${f2(n.cpuUs / b.cpuUs)} | ${f2(n.bestCpuUs / b.bestCpuUs)} |
 
-Throughput cost of the policy: **${pct(costPairs)}** (median over back-to-back pairs of net/bare requests per second; ${pct(costPairsCpu)} in client CPU per request, same pairing). Target: under 10%; this run ${verdict} it. For reference: ${pct(costBest)} between the best rounds, ${pct(costMedian)} between the medians, ${pct(costCpu)} between the best rounds' CPU per request. Other load on the machine (see the load average in the header) moves single rounds by several times; pairing rounds cancels most of it.
+Throughput cost of the policy: **${pct(costPairs)}** (median over back-to-back pairs of net/bare requests per second; ${pct(costPairsCpu)} in client CPU per request, same pairing). Target: under 10%; this run ${verdict} it. Over the dispatcher-level \`agent.request()\`, which skips the top-level wrapper's URL parsing and options copy: ${pct(costDirect)} in requests per second, ${pct(costDirectCpu)} in client CPU per request (same pairing). For reference: ${pct(costBest)} between the best rounds, ${pct(costMedian)} between the medians, ${pct(costCpu)} between the best rounds' CPU per request. Other load on the machine (see the load average in the header) moves single rounds by several times; pairing rounds cancels most of it.
 
 Per round (requests/s, bare / net): ${results.bare.map((r, i) => `${f0(r.rps)} / ${f0(results.net[i].rps)}`).join("; ")}.`);
 }

@@ -10,7 +10,7 @@
 export class Deadline {
   readonly at: number;
   private controller: AbortController | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private watched = false;
   private done = false;
   private why: unknown;
   private listeners: Set<(reason: unknown) => void> | undefined;
@@ -26,22 +26,21 @@ export class Deadline {
     }
   }
 
-  /** Starts the timer (once); ends the deadline at once if its time has already come. */
+  /** Starts watching the clock (once); ends the deadline at once if its time has already come. */
   private arm(): void {
-    if (this.timer || this.done) return;
-    const ms = this.at - Date.now();
-    if (ms <= 0) {
+    if (this.watched || this.done) return;
+    if (this.at - Date.now() <= 0) {
       this.abort(new DeadlineExceeded());
       return;
     }
-    this.timer = setTimeout(() => this.abort(new DeadlineExceeded()), ms);
-    this.timer.unref();
+    this.watched = true;
+    watch(this);
   }
 
   private disarmIfUnwatched(): void {
-    if (this.timer && !this.controller && !this.listeners?.size) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
+    if (this.watched && !this.controller && !this.listeners?.size) {
+      this.watched = false;
+      unwatch(this);
     }
   }
 
@@ -103,6 +102,11 @@ export class Deadline {
     return this.remaining() <= 0;
   }
 
+  /** True once it has ended (time ran out and was noticed, or it was aborted), as its signal's `aborted` reads. */
+  ended(): boolean {
+    return this.done;
+  }
+
   /** True when the call was cancelled by its caller rather than running out of time. */
   cancelled(): boolean {
     return this.done && !(this.why instanceof DeadlineExceeded);
@@ -116,8 +120,10 @@ export class Deadline {
 
   abort(reason: unknown = new Error("cancelled")): void {
     if (this.done) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    if (this.watched) {
+      this.watched = false;
+      unwatch(this);
+    }
     this.done = true;
     this.why = reason;
     this.offParent?.();
@@ -142,6 +148,47 @@ export class Deadline {
       });
     });
   }
+}
+
+/**
+ * The shared clock: one unref'd timer, set for the earliest watched deadline. Unwatching leaves it set; when it
+ * fires it ends what is due and sets itself for the earliest deadline left, so a stream of requests with the same
+ * budget touches no timer at all. A timer that fires early (ms rounding) finds nothing due and is set again.
+ */
+const watching = new Set<Deadline>();
+let clock: NodeJS.Timeout | undefined;
+let clockAt = Number.POSITIVE_INFINITY;
+
+function watch(deadline: Deadline): void {
+  watching.add(deadline);
+  setClock(deadline.at);
+}
+
+function unwatch(deadline: Deadline): void {
+  watching.delete(deadline);
+}
+
+function setClock(at: number): void {
+  if (at >= clockAt) return;
+  if (clock) clearTimeout(clock);
+  clockAt = at;
+  clock = setTimeout(tick, Math.max(1, at - Date.now()));
+  clock.unref();
+}
+
+function tick(): void {
+  clock = undefined;
+  clockAt = Number.POSITIVE_INFINITY;
+  const now = Date.now();
+  const due: Deadline[] = [];
+  let next = Number.POSITIVE_INFINITY;
+  for (const deadline of watching) {
+    if (deadline.at <= now) due.push(deadline);
+    else if (deadline.at < next) next = deadline.at;
+  }
+  // Listeners may watch new deadlines; setClock keeps whichever comes first.
+  for (const deadline of due) deadline.abort(new DeadlineExceeded());
+  if (next !== Number.POSITIVE_INFINITY) setClock(next);
 }
 
 export class DeadlineExceeded extends Error {

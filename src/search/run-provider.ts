@@ -99,19 +99,21 @@ export async function runProvider(
   };
 }
 
-/** A provider that ignores its deadline still cannot hold the chain: the budget's end answers for it. */
+/**
+ * A provider that ignores its deadline still cannot hold the chain: the budget's end answers for it. Watched with
+ * `onAbort`, not the budget's AbortSignal, which would cost an AbortController per provider call.
+ */
 async function raceDeadline(
   provider: Provider,
   search: ValidSearch,
   ctx: ProviderContext,
   budget: Deadline,
 ): Promise<ProviderOutcome> {
-  let onAbort: (() => void) | undefined;
+  let off: (() => void) | undefined;
   const timedOut = new Promise<ProviderOutcome>((resolve) => {
-    onAbort = () =>
-      resolve({ status: "timeout", code: "timeout", message: `timeout waiting for ${provider.name}` });
-    if (budget.signal.aborted) onAbort();
-    else budget.signal.addEventListener("abort", onAbort, { once: true });
+    off = budget.onAbort(() =>
+      resolve({ status: "timeout", code: "timeout", message: `timeout waiting for ${provider.name}` }),
+    );
   });
   const query = {
     query: search.query,
@@ -130,13 +132,13 @@ async function raceDeadline(
     const outcome = await Promise.race([running, timedOut]);
     if (
       outcome.status === "timeout" ||
-      (budget.signal.aborted && outcome.status !== "ok" && outcome.status !== "empty")
+      (budget.ended() && outcome.status !== "ok" && outcome.status !== "empty")
     )
       return budget.cancelled()
         ? { status: "error", code: "cancelled", message: "the search was cancelled" }
         : { ...outcome, status: "timeout", code: "timeout" };
     return outcome;
   } finally {
-    if (onAbort) budget.signal.removeEventListener("abort", onAbort);
+    off?.();
   }
 }

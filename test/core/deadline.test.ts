@@ -87,3 +87,53 @@ describe("Deadline's timer runs only while watched", () => {
     expect(seen).toHaveLength(1);
   });
 });
+
+describe("Deadlines share one clock", () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it("each watched deadline ends at its own time, whatever order they were made in", async () => {
+    const start = Date.now();
+    const due = { early: 20, middle: 50, late: 90 } as const;
+    const ended: [keyof typeof due, number][] = [];
+    for (const name of ["late", "early", "middle"] as const)
+      Deadline.after(due[name]).onAbort(() => ended.push([name, Date.now() - start]));
+    await sleep(150);
+    expect(ended.map(([name]) => name)).toEqual(["early", "middle", "late"]);
+    for (const [name, at] of ended) expect(at).toBeGreaterThanOrEqual(due[name] - 1);
+  });
+
+  it("a deadline no longer watched does not end early, and one watched after it still ends on time", async () => {
+    const unwatched = Deadline.after(20);
+    const seen: unknown[] = [];
+    unwatched.onAbort(() => seen.push("unwatched"))();
+    const later = Deadline.after(60);
+    later.onAbort((r) => seen.push(r));
+    await sleep(35);
+    expect(seen).toEqual([]);
+    expect(unwatched.expired()).toBe(true);
+    await sleep(60);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBeInstanceOf(DeadlineExceeded);
+  });
+
+  it("an aborted deadline leaves the clock to the others", async () => {
+    const a = Deadline.after(20);
+    const b = Deadline.after(40);
+    const seen: string[] = [];
+    a.onAbort(() => seen.push("a"));
+    b.onAbort((r) => seen.push(r instanceof DeadlineExceeded ? "b timed out" : "b"));
+    a.abort(new Error("stop"));
+    await sleep(70);
+    expect(seen).toEqual(["a", "b timed out"]);
+  });
+
+  it("a listener that watches a new, earlier deadline when another ends gets it on time", async () => {
+    const seen: string[] = [];
+    Deadline.after(20).onAbort(() => {
+      Deadline.after(15).onAbort(() => seen.push("second"));
+    });
+    Deadline.after(200).onAbort(() => seen.push("far"));
+    await sleep(70);
+    expect(seen).toEqual(["second"]);
+  });
+});
