@@ -157,3 +157,33 @@ describe("extractMarkdown: teaser headings in more wordings", () => {
     expect(out).toContain("A linked note");
   });
 });
+
+describe("extractMarkdown: byline and date lines after the lead", () => {
+  const LEAD =
+    "<p>Follow these expert tips for hydrangea care, whether in a vase or in the ground, for blooms all season.</p>";
+
+  it("drops a byline, a date line and a reading time between the lead and the body", async () => {
+    const out = await md(
+      page(
+        `<article>${LEAD}<p>By Sarah Yang</p><p>Pubblicato il 19 Febbraio 2020 Ultima modifica 19 Febbraio 2020 12:02</p>` +
+          `<p>Feb 8, 2020 5 min read</p><p>${PROSE}</p><p>Second part: ${PROSE}</p></article>`,
+      ),
+    );
+    expect(out).toContain("Follow these expert tips");
+    expect(out).not.toContain("Sarah Yang");
+    expect(out).not.toContain("Pubblicato");
+    expect(out).not.toContain("min read");
+  });
+
+  it("keeps sentences and labelled dates that look like bylines or date lines", async () => {
+    const lines = [
+      "By the river, the town grew.",
+      "Von Anfang an war klar, dass der Plan scheitern würde.",
+      "Termin: 21.02.2020, 19 Uhr",
+    ];
+    const out = await md(
+      page(`<article>${LEAD}${lines.map((s) => `<p>${s}</p>`).join("")}<p>${PROSE}</p></article>`),
+    );
+    for (const s of lines) expect(out).toContain(s);
+  });
+});
