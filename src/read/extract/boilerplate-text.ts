@@ -91,7 +91,7 @@ export function dropBoilerplateText(roots: Element[], stats: TextStatsIndex): vo
         doomed.push(el, ...teasersAfter(headingBlock(el, root), stats));
         return false;
       }
-      if (text.length <= 80 && FURNITURE_LINE.test(text)) {
+      if (text.length <= 80 && (FURNITURE_LINE.test(text) || isBracketedFurniture(text))) {
         doomed.push(el);
         return false;
       }
@@ -100,6 +100,12 @@ export function dropBoilerplateText(roots: Element[], stats: TextStatsIndex): vo
   }
   for (const el of doomed) removeNode(el);
   dropAppeals(roots, stats);
+}
+
+/** "(Alle Angaben ohne Gewähr)": a furniture line in brackets; a bracketed sentence ("(Teilen … Geld.)") stays. */
+function isBracketedFurniture(text: string): boolean {
+  const inner = /^\((.*)\)$/.exec(text)?.[1];
+  return inner !== undefined && FURNITURE_LINE.test(inner) && !SENTENCE.test(inner);
 }
 
 /** The element that stands in its parent's flow for a heading wrapped in inline markup. */

@@ -187,3 +187,17 @@ describe("extractMarkdown: byline and date lines after the lead", () => {
     for (const s of lines) expect(out).toContain(s);
   });
 });
+
+describe("extractMarkdown: furniture lines in parentheses", () => {
+  it("drops '(Alle Angaben ohne Gewähr)' like its unbracketed form", async () => {
+    const out = await md(article("<p>(Alle Angaben ohne Gewähr)</p>"));
+    expect(out).not.toContain("Angaben ohne Gewähr");
+    expect(out).toContain("Second part:");
+  });
+
+  it("keeps a bracketed aside that is a sentence of the article", async () => {
+    const aside = "(Teilen wollten die Erben das Haus nie, sagte der Anwalt, es ging um Geld.)";
+    const out = await md(article(`<p>${aside}</p>`));
+    expect(out).toContain(aside);
+  });
+});
