@@ -57,6 +57,9 @@ const NOTICE = new RegExp(
     String.raw`\b(?:we|this (?:site|website)) uses? cookies\b|\bwir (?:verwenden|nutzen|setzen) cookies\b|\bdiese (?:website|webseite|seite) (?:verwendet|nutzt) cookies\b`,
     String.raw`\bkorzystamy z (?:plików )?cookies\b|\b(?:utilizamos|usamos) cookies\b|\bnous utilisons des cookies\b|\butilizziamo (?:i )?cookie\b`,
     String.raw`\bohne (?:dein|ihr) einverständnis\b`,
+    // Login and presence widgets: "Passwort vergessen?", "13 Besucher sind online".
+    String.raw`\b(?:passwor[dt] vergessen|forgot (?:your )?password|mot de passe oublié|olvidaste (?:tu|su) contraseña|nie pamiętasz hasła|password dimenticata)\b`,
+    String.raw`\b\d+ (?:besucher|gäste|mitglieder|benutzer|users|visitors|guests|members) (?:sind |are |is )?online\b`,
   ].join("|"),
   "iu",
 );

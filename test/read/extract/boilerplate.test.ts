@@ -201,3 +201,25 @@ describe("extractMarkdown: furniture lines in parentheses", () => {
     expect(out).toContain(aside);
   });
 });
+
+describe("extractMarkdown: login and presence widgets", () => {
+  it("drops a login box and a visitors-online counter", async () => {
+    const out = await md(
+      article(
+        "<div>Nur für Mitglieder Passwort vergessen? Neu anmelden!</div>",
+        "<div>13 Besucher sind online</div>",
+      ),
+    );
+    expect(out).not.toContain("Passwort vergessen");
+    expect(out).not.toContain("Besucher sind online");
+  });
+
+  it("keeps sentences about passwords and visitors", async () => {
+    const sentences = [
+      "Wer sein Passwort vergisst, muss beim Anbieter ein neues anfordern, erklärte die Verbraucherzentrale.",
+      "About 300 visitors came to the online auction, twice as many as last year.",
+    ];
+    const out = await md(article(...sentences.map((s) => `<p>${s}</p>`)));
+    for (const s of sentences) expect(out).toContain(s);
+  });
+});
