@@ -77,6 +77,9 @@ const DISCLOSURE = new RegExp(
     String.raw`\bgibt (?:nicht )?(?:unbedingt |zwingend |notwendigerweise )?die meinung der redaktion wieder\b`,
     String.raw`\bn(?:'|’)engagent que (?:leurs?|son|ses) auteurs?\b`,
     String.raw`\blas opiniones expresadas\b[^.!?]{0,80}\b(?:son|no)\b`,
+    // "SUGGESTED CITATION Sauer, Heiko: …, 2020, https://…": how to cite the page, a template block under
+    // every article (the label, then a reference with a year or an address).
+    String.raw`^(?:suggested citation|zitiervorschlag|zitierhinweis|cite this (?:article|page|post)|how to cite this (?:article|page|post)|comment citer cet article|cómo citar este artículo|jak cytować ten artykuł)\b(?=.*(?:\b(?:19|20)\d\d\b|https?:))`,
   ].join("|"),
   "iu",
 );

@@ -223,3 +223,20 @@ describe("extractMarkdown: login and presence widgets", () => {
     for (const s of sentences) expect(out).toContain(s);
   });
 });
+
+describe("extractMarkdown: citation templates", () => {
+  it("drops a 'suggested citation' block", async () => {
+    const out = await md(
+      article(
+        "<p>SUGGESTED CITATION Sauer, Heiko: Expert*innen in der Krise, VerfBlog, 2020/4/09, https://example.org/a.</p>",
+      ),
+    );
+    expect(out).not.toContain("SUGGESTED CITATION");
+  });
+
+  it("keeps a sentence that opens with the same words", async () => {
+    const sentence = "Suggested citation formats differ between journals, the editors noted.";
+    const out = await md(article(`<p>${sentence}</p>`));
+    expect(out).toContain(sentence);
+  });
+});
