@@ -42,6 +42,9 @@ const SIGN_UP = new RegExp(
     String.raw`${S}newsletter (?:abonnieren|bestellen)\b`,
     String.raw`\b(?:straight|delivered) to your (?:inbox|phone)\b`,
     String.raw`\bin (?:deinen|euren) posteingang\b`,
+    String.raw`\brss[- ]feeds? (?:abonnieren|subscribe)\b|\bsubscribe to (?:our|the|this) (?:rss )?feed\b`,
+    // A magazine's promotion of its current issue.
+    String.raw`\b(?:die )?aktuelle ausgabe\b[^.!?]{0,80}\b(?:erhältlich|im abo|am kiosk|bahnhofskiosk)\b|\b(?:current|latest) issue\b[^.!?]{0,60}\b(?:on sale|on newsstands|available now)\b`,
   ].join("|"),
   "iu",
 );
@@ -57,6 +60,8 @@ const NOTICE = new RegExp(
     String.raw`\b(?:we|this (?:site|website)) uses? cookies\b|\bwir (?:verwenden|nutzen|setzen) cookies\b|\bdiese (?:website|webseite|seite) (?:verwendet|nutzt) cookies\b`,
     String.raw`\bkorzystamy z (?:plików )?cookies\b|\b(?:utilizamos|usamos) cookies\b|\bnous utilisons des cookies\b|\butilizziamo (?:i )?cookie\b`,
     String.raw`\bohne (?:dein|ihr) einverständnis\b`,
+    // An author box's link to the author's archive ("View all posts by …").
+    String.raw`${S}(?:(?:view|see) all posts by|zeige alle beiträge von|alle beiträge von\b[^.!?]{1,40}\banzeigen|voir tous les articles de|ver todas las entradas de|vedi tutti gli articoli di)\b`,
     // Login and presence widgets: "Passwort vergessen?", "13 Besucher sind online".
     String.raw`\b(?:passwor[dt] vergessen|forgot (?:your )?password|mot de passe oublié|olvidaste (?:tu|su) contraseña|nie pamiętasz hasła|password dimenticata)\b`,
     String.raw`\b\d+ (?:besucher|gäste|mitglieder|benutzer|users|visitors|guests|members) (?:sind |are |is )?online\b`,

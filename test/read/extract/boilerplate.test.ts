@@ -240,3 +240,25 @@ describe("extractMarkdown: citation templates", () => {
     expect(out).toContain(sentence);
   });
 });
+
+describe("extractMarkdown: author-archive links and issue promotions", () => {
+  it("drops an author box's 'view all posts' line and a current-issue promotion", async () => {
+    const out = await md(
+      article(
+        "<p>Life is not digital. Zeige alle Beiträge von Cem Basman</p>",
+        "<p>Die aktuelle Ausgabe der L-MAG jetzt an jedem Bahnhofskiosk, im Abo und als e-Paper erhältlich.</p>",
+      ),
+    );
+    expect(out).not.toContain("Zeige alle Beiträge");
+    expect(out).not.toContain("Bahnhofskiosk");
+  });
+
+  it("keeps sentences about posts and issues", async () => {
+    const sentences = [
+      "Moderators can view all posts by new members before they appear, the forum rules say.",
+      "Die aktuelle Ausgabe des Gesetzes regelt, wer die Kosten trägt.",
+    ];
+    const out = await md(article(...sentences.map((s) => `<p>${s}</p>`)));
+    for (const s of sentences) expect(out).toContain(s);
+  });
+});
