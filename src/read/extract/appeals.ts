@@ -89,7 +89,21 @@ const DISCLOSURE = new RegExp(
   "iu",
 );
 
-const APPEAL = [SUPPORT, SIGN_UP, NOTICE, DISCLOSURE];
+// Widgets that ask about the page or count its reactions: feedback, edit links, ratings, comment counts.
+const WIDGET = new RegExp(
+  [
+    String.raw`\b(?:was this (?:page|article|post|answer|information) (?:helpful|useful)|did you find this (?:page |article |post )?(?:helpful|useful))\b`,
+    String.raw`\b(?:war|ist) (?:diese[rs]?|der|die) (?:artikel|beitrag|seite|text|antwort|information(?:en)?) hilfreich\b`,
+    String.raw`\b(?:te|le) (?:ha )?(?:resultado|resultó|fue) útil\b|\bcet article vous a-t-il été utile\b|\bquesto articolo (?:ti )?è stato utile\b|\bczy (?:ten artykuł|ta strona) (?:był[ao]?|jest) pomocn[ya]\b`,
+    String.raw`${S}(?:edit this page|improve this page|suggest an edit|diese seite bearbeiten)\b`,
+    String.raw`${S}(?:rate this (?:article|post|recipe|page)|bewerten sie diese[nr]? (?:artikel|beitrag|rezept|seite)|(?:artikel|beitrag|rezept) bewerten)\b`,
+    String.raw`\b\d(?:[.,]\d{1,2})? (?:von|out of|of|de|sur|su|z) 5(?: (?:sternen|stars|étoiles|estrellas|stelle|gwiazdek))?\s*\(?\d+ (?:stimmen|bewertungen|votes|ratings|reviews|avis|votos|voti|głosów|ocen)\b`,
+    String.raw`^(?:\d+ (?:kommentare?|comments?|antworten|replies|comentarios?|commentaires?|commenti|komentarz[ey]?)|(?:kommentare|comments)(?: insgesamt| total)?:\s*\d+)$`,
+  ].join("|"),
+  "iu",
+);
+
+const APPEAL = [SUPPORT, SIGN_UP, NOTICE, DISCLOSURE, WIDGET];
 
 // Longer than this, a block is a paragraph of the article that happens to mention such things.
 const MAX_APPEAL_CHARS = 400;

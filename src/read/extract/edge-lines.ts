@@ -70,7 +70,15 @@ function isClosingHeading(block: string): boolean {
  */
 export function trimTrailingStubs(blocks: string[]): string[] {
   let end = blocks.length;
-  while (end > 1 && (isStub(blocks[end - 1]!) || isClosingHeading(blocks[end - 1]!))) end--;
+  let headings = 0;
+  for (; end > 1; end--) {
+    const block = blocks[end - 1]!;
+    if (isClosingHeading(block)) headings++;
+    else if (!isStub(block)) break;
+  }
+  // Several headings in a row are the page's own list ("16. Stephen Fry", "17. Alan Cumming" under pictures),
+  // not the titles of widgets that were dropped.
+  if (headings > MAX_RUN) return blocks;
   // Only when real content remains: a page of short lines (a listing, a menu card) is its own content.
   return end < blocks.length && blocks.slice(0, end).join("").length >= 200 ? blocks.slice(0, end) : blocks;
 }

@@ -262,3 +262,47 @@ describe("extractMarkdown: author-archive links and issue promotions", () => {
     for (const s of sentences) expect(out).toContain(s);
   });
 });
+
+describe("extractMarkdown: feedback, rating and comment-count widgets", () => {
+  it("drops 'was this helpful', a rating line and a comment count", async () => {
+    const out = await md(
+      article(
+        "<p>War dieser Artikel hilfreich?</p>",
+        "<div>4.5 out of 5 stars (120 ratings)</div>",
+        "<div>3 Kommentare</div>",
+        "<div>Edit this page on GitHub</div>",
+      ),
+    );
+    expect(out).not.toContain("hilfreich");
+    expect(out).not.toContain("120 ratings");
+    expect(out).not.toContain("3 Kommentare");
+    expect(out).not.toContain("Edit this page");
+  });
+
+  it("keeps sentences about helpfulness, ratings and comments", async () => {
+    const sentences = [
+      "Ob der Artikel hilfreich war, entschieden am Ende die Leser, sagte die Redakteurin.",
+      "The hotel scored 4.5 out of 5 in the survey, up from 3.9 last year.",
+      "The minister received 3 comments from the public, all of them critical.",
+    ];
+    const out = await md(article(...sentences.map((s) => `<p>${s}</p>`)));
+    for (const s of sentences) expect(out).toContain(s);
+  });
+
+  it("keeps a run of closing headings that is the page's own list", async () => {
+    const names = [
+      "16. Stephen Fry",
+      "17. Alan Cumming",
+      "18. Kal Penn",
+      "19. Jonathan Groff",
+      "20. Chris Colfer",
+    ];
+    const out = await md(
+      article(...names.map((n) => `<h2>${n}</h2><img src="/${n.length}.jpg" alt="">`)).replace(
+        /<p>Second part:.*<\/article>/,
+        "</article>",
+      ),
+    );
+    for (const n of names) expect(out).toContain(n);
+  });
+});
