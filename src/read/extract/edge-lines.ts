@@ -23,7 +23,7 @@ const DATED =
   /\b\d{1,2}\.?\s+\p{L}{3,12}\.?,?\s+\d{4}\b|\b\p{L}{3,12}\.?\s+\d{1,2},?\s+\d{4}\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{4}\b|\b\d{4}-\d{2}-\d{2}\b/u;
 // Words that introduce a publication or update date.
 const PUBLISHED =
-  /\b(?:published|posted|updated|last (?:updated|modified)|veröffentlicht|aktualisiert|publiziert|erstellt|stand|erschienen|erscheinungsdatum|gespeichert|pubblicato|aggiornato|publicado|actualizado|publié|mis à jour|dodano|opublikowano|zaktualizowano)\b/iu;
+  /\b(?:published|posted|updated|last (?:updated|modified)|veröffentlicht|aktualisiert|publiziert|erstellt|stand|erschienen|erscheinungsdatum|gespeichert|pubblicato|aggiornato|publicado|actualizado|publié|mis à jour|dodano|opublikowano|zaktualizowano)(?![\p{L}\p{N}_])/iu;
 // "5 min read", "Lesezeit: 4 Minuten", "3 minutes de lecture".
 const READING_TIME =
   /\b\d+\s?(?:min(?:ute)?s?|minuten|minutos|minuti)\.?\s(?:read|lesezeit|lesedauer|de lecture|de lectura|di lettura)\b|\b(?:lesezeit|lesedauer|reading time)\s?:?\s?\d+/iu;

@@ -175,6 +175,15 @@ describe("extractMarkdown: byline and date lines after the lead", () => {
     expect(out).not.toContain("min read");
   });
 
+  it("drops a French publication line (a word boundary after an accented letter)", async () => {
+    const out = await md(
+      page(
+        `<article>${LEAD}<p>Publié le 3 mai 2021 à 10h00</p><p>${PROSE}</p><p>Second part: ${PROSE}</p></article>`,
+      ),
+    );
+    expect(out).not.toContain("Publié");
+  });
+
   it("keeps sentences and labelled dates that look like bylines or date lines", async () => {
     const lines = [
       "By the river, the town grew.",
