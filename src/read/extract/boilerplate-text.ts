@@ -5,7 +5,7 @@ import type { TextStatsIndex } from "./text-stats.js";
 
 // Headings that open a block of teasers to other pages, in the languages of the benchmark and beyond.
 const MORE_LINKS_HEADING =
-  /^(?:mehr zum thema|schon gelesen|das könnte (?:sie|dich) auch interessieren|auch interessant|weitere (?:artikel|beiträge|themen|nachrichten)|ähnliche (?:beiträge|artikel)|lesen sie (?:auch|mehr)|meistgelesen|related(?: posts| articles| stories)?|you (?:might|may) also like|read (?:more|also|next)|more (?:from|stories|on this)|recommended(?: for you)?|top stories|most popular|à lire aussi|lire aussi|sur le même sujet|vea también|lee también|leia também|leggi anche|czytaj (?:też|także)|zobacz (?:też|także))\b/i;
+  /^(?:mehr zum thema|schon gelesen|das könnte (?:sie|dich) auch interessieren|auch interessant|weitere (?:artikel|beiträge|themen|nachrichten)|ähnliche (?:beiträge|artikel)|lesen sie (?:auch|mehr)|meistgelesen|related(?: posts| articles| stories)?|you (?:might|may) also like|read (?:more|also|next)|more (?:from|stories|on this)|recommended(?: for you)?|top stories|most popular|à lire aussi|lire aussi|sur le même sujet|vea también|lee también|leia também|leggi anche|czytaj (?:też|także)|zobacz (?:też|także))(?![\p{L}\p{N}_])/iu;
 
 // More wordings of such headings, in more languages; as they also open ordinary sentences ("Latest news from
 // the front arrived on Tuesday."), they count only as a short line that is not a sentence.

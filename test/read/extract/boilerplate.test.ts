@@ -150,6 +150,14 @@ describe("extractMarkdown: teaser headings in more wordings", () => {
     expect(out).toContain("Second part:");
   });
 
+  it("drops a 'Czytaj też' teaser block (a heading ending in a non-ASCII letter)", async () => {
+    const out = await md(
+      article('<p><strong>Czytaj też</strong></p><p><a href="/p">Inny artykuł o czymś</a></p>'),
+    );
+    expect(out).not.toContain("Inny artykuł");
+    expect(out).toContain("Second part:");
+  });
+
   it("keeps a sentence that opens with the same words", async () => {
     const sentence = "Latest news from the front arrived on Tuesday.";
     const out = await md(article(`<p>${sentence}</p>`, '<p><a href="/z">A linked note</a></p>'));
