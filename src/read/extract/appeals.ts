@@ -42,6 +42,8 @@ const SIGN_UP = new RegExp(
     String.raw`${S}newsletter (?:abonnieren|bestellen)\b`,
     String.raw`\b(?:straight|delivered) to your (?:inbox|phone)\b`,
     String.raw`\bin (?:deinen|euren) posteingang\b`,
+    // "Follow us on Facebook and Instagram", "Folgen Sie uns auf Telegram": the site's social accounts.
+    String.raw`(?:^|[.!?:;»"“”|]\s*|\b(?:und|and|oder|or|y|et|e|i)\s)(?:follow us|folgen sie uns|folge uns|folgt uns|síguenos|suivez-nous|seguici|obserwuj nas)\b[^.!?]{0,60}\b(?:facebook|twitter|instagram|linkedin|youtube|tiktok|telegram|mastodon|threads|pinterest|whatsapp|bluesky)\b`,
     String.raw`\brss[- ]feeds? (?:abonnieren|subscribe)\b|\bsubscribe to (?:our|the|this) (?:rss )?feed\b`,
     // A magazine's promotion of its current issue.
     String.raw`\b(?:die )?aktuelle ausgabe\b[^.!?]{0,80}\b(?:erhältlich|im abo|am kiosk|bahnhofskiosk)\b|\b(?:current|latest) issue\b[^.!?]{0,60}\b(?:on sale|on newsstands|available now)\b`,

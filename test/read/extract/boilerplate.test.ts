@@ -323,3 +323,25 @@ describe("extractMarkdown: feedback, rating and comment-count widgets", () => {
     for (const n of names) expect(out).toContain(n);
   });
 });
+
+describe("extractMarkdown: the site's social accounts", () => {
+  it("drops 'follow us on Instagram' lines", async () => {
+    const out = await md(
+      article(
+        "<p>Folgt uns auf unserem neuen offiziellen Instagram-Account!</p>",
+        "<p>Stay informed and follow us on Facebook and Twitter.</p>",
+      ),
+    );
+    expect(out).not.toContain("Instagram");
+    expect(out).not.toContain("follow us on Facebook");
+  });
+
+  it("keeps sentences about following on social networks", async () => {
+    const sentences = [
+      "Fans who follow us every week on the radio asked for more, the host said on Facebook.",
+      "The campaign urged voters to follow its accounts on Instagram, critics said.",
+    ];
+    const out = await md(article(...sentences.map((s) => `<p>${s}</p>`)));
+    for (const s of sentences) expect(out).toContain(s);
+  });
+});
