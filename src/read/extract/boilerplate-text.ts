@@ -25,6 +25,14 @@ const FURNITURE_LINE =
 const TEASER_LINE =
   /^(?:lea(?: también| más)?|lee también|leia também|lesen sie (?:auch|mehr|hier)|auch lesen|siehe auch|mehr dazu|(?:zum )?weiterlesen|das (?:thema )?könnte (?:dich|sie) auch interessieren|read (?:also|more)|also read|see also|vea también|(?:(?:también )?(?:le|te) )?puede interesar(?:le|te)?|puedes ver|mir[ae]|à lire aussi|lire aussi|leggi anche|czytaj (?:też|także)|zobacz (?:też|także)|dowiedz się więcej)\s*:|^>>.*<<$/i;
 
+// "Lesen Sie hier einen weiteren spannenden Beitrag …", "Read more →": a lead-in that trails off into a link.
+const TRAILING_TEASER =
+  /^(?:lesen sie|lies (?:auch|hier|mehr)|weiterlesen|mehr dazu|mehr lesen|read (?:more|also|on|the full)|continue reading|lea (?:también|más)|lee también|leia também|lire (?:aussi|la suite)|leggi anche|czytaj (?:też|także|więcej))(?![\p{L}\p{N}_]).{0,80}(?:…|\.\.\.|→|»|>>)$/iu;
+
+function isTrailingTeaser(text: string): boolean {
+  return text.length <= 100 && TRAILING_TEASER.test(text);
+}
+
 // A line that ends in a picture credit ("… Foto: dpa", "(Credit: Grist)", "© AFP / X") is an image caption:
 // it describes a picture the reader does not get.
 export const CREDIT_TAIL =
@@ -78,7 +86,7 @@ export function dropBoilerplateText(roots: Element[], stats: TextStatsIndex): vo
       if (!LINE_TAGS.has(el.name) || el.children.some((c) => isTag(c) && BLOCKS.has(c.name))) return true;
       const text = collapseWhitespace(textContent(el));
       if (!text || text.length > 200) return true;
-      if (TEASER_LINE.test(text)) {
+      if (TEASER_LINE.test(text) || isTrailingTeaser(text)) {
         doomed.push(el);
         return false;
       }

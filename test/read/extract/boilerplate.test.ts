@@ -345,3 +345,22 @@ describe("extractMarkdown: the site's social accounts", () => {
     for (const s of sentences) expect(out).toContain(s);
   });
 });
+
+describe("extractMarkdown: teaser lines that trail off into a link", () => {
+  it("drops 'Lesen Sie hier einen weiteren spannenden Beitrag …'", async () => {
+    const out = await md(
+      article('<p><a href="/t">Lesen Sie hier einen weiteren spannenden Beitrag …</a></p>'),
+    );
+    expect(out).not.toContain("weiteren spannenden Beitrag");
+    expect(out).toContain("Second part:");
+  });
+
+  it("keeps a sentence that trails off the same way", async () => {
+    const lines = [
+      "Lea ging nach Hause und sagte nichts mehr …",
+      "Lesen Sie das Kleingedruckte, sagte der Anwalt.",
+    ];
+    const out = await md(article(...lines.map((s) => `<p>${s}</p>`)));
+    for (const s of lines) expect(out).toContain(s);
+  });
+});
