@@ -27,7 +27,7 @@ const SUPPORT = new RegExp(
     String.raw`\bapoya nuestro periodismo\b|\bapóyanos\b`,
     String.raw`\bsoutenez(?:-nous| notre)\b`,
   ].join("|"),
-  "iu",
+  "u",
 );
 
 const OUR = String.raw`(?:our|my|unseren?|meinen?|notre|nuestro|il nostro|nasz)`;
@@ -42,8 +42,13 @@ const SIGN_UP = new RegExp(
     String.raw`${S}newsletter (?:abonnieren|bestellen)\b`,
     String.raw`\b(?:straight|delivered) to your (?:inbox|phone)\b`,
     String.raw`\bin (?:deinen|euren) posteingang\b`,
+    // "Follow us on Facebook and Instagram", "Folgen Sie uns auf Telegram": the site's social accounts.
+    String.raw`(?:^|[.!?:;»"“”|]\s*|\b(?:und|and|oder|or|y|et|e|i)\s)(?:follow us|folgen sie uns|folge uns|folgt uns|síguenos|suivez-nous|seguici|obserwuj nas)\b[^.!?]{0,60}\b(?:facebook|twitter|instagram|linkedin|youtube|tiktok|telegram|mastodon|threads|pinterest|whatsapp|bluesky)\b`,
+    String.raw`\brss[- ]feeds? (?:abonnieren|subscribe)\b|\bsubscribe to (?:our|the|this) (?:rss )?feed\b`,
+    // A magazine's promotion of its current issue.
+    String.raw`\b(?:die )?aktuelle ausgabe\b[^.!?]{0,80}\b(?:erhältlich|im abo|am kiosk|bahnhofskiosk)\b|\b(?:current|latest) issue\b[^.!?]{0,60}\b(?:on sale|on newsstands|available now)\b`,
   ].join("|"),
-  "iu",
+  "u",
 );
 
 // Notices about the page's own machinery: comments closed, not logged in, cookies, consent for embeds.
@@ -57,8 +62,13 @@ const NOTICE = new RegExp(
     String.raw`\b(?:we|this (?:site|website)) uses? cookies\b|\bwir (?:verwenden|nutzen|setzen) cookies\b|\bdiese (?:website|webseite|seite) (?:verwendet|nutzt) cookies\b`,
     String.raw`\bkorzystamy z (?:plików )?cookies\b|\b(?:utilizamos|usamos) cookies\b|\bnous utilisons des cookies\b|\butilizziamo (?:i )?cookie\b`,
     String.raw`\bohne (?:dein|ihr) einverständnis\b`,
+    // An author box's link to the author's archive ("View all posts by …").
+    String.raw`${S}(?:(?:view|see) all posts by|zeige alle beiträge von|alle beiträge von\b[^.!?]{1,40}\banzeigen|voir tous les articles de|ver todas las entradas de|vedi tutti gli articoli di)\b`,
+    // Login and presence widgets: "Passwort vergessen?", "13 Besucher sind online".
+    String.raw`\b(?:passwor[dt] vergessen|forgot (?:your )?password|mot de passe oubli|olvidaste (?:tu|su) contraseña|nie pamiętasz hasła|password dimenticata)\b`,
+    String.raw`\b\d+ (?:besucher|gäste|mitglieder|benutzer|users|visitors|guests|members) (?:sind |are |is )?online\b`,
   ].join("|"),
-  "iu",
+  "u",
 );
 
 // Disclosures about the page, not its subject: affiliate commissions, "opinions are the author's own".
@@ -74,11 +84,28 @@ const DISCLOSURE = new RegExp(
     String.raw`\bgibt (?:nicht )?(?:unbedingt |zwingend |notwendigerweise )?die meinung der redaktion wieder\b`,
     String.raw`\bn(?:'|’)engagent que (?:leurs?|son|ses) auteurs?\b`,
     String.raw`\blas opiniones expresadas\b[^.!?]{0,80}\b(?:son|no)\b`,
+    // "SUGGESTED CITATION Sauer, Heiko: …, 2020, https://…": how to cite the page, a template block under
+    // every article (the label, then a reference with a year or an address).
+    String.raw`^(?:suggested citation|zitiervorschlag|zitierhinweis|cite this (?:article|page|post)|how to cite this (?:article|page|post)|comment citer cet article|cómo citar este artículo|jak cytować ten artykuł)\b(?=.*(?:\b(?:19|20)\d\d\b|https?:))`,
   ].join("|"),
-  "iu",
+  "u",
 );
 
-const APPEAL = [SUPPORT, SIGN_UP, NOTICE, DISCLOSURE];
+// Widgets that ask about the page or count its reactions: feedback, edit links, ratings, comment counts.
+const WIDGET = new RegExp(
+  [
+    String.raw`\b(?:was this (?:page|article|post|answer|information) (?:helpful|useful)|did you find this (?:page |article |post )?(?:helpful|useful))\b`,
+    String.raw`\b(?:war|ist) (?:diese[rs]?|der|die) (?:artikel|beitrag|seite|text|antwort|information(?:en)?) hilfreich\b`,
+    String.raw`\b(?:te|le) (?:ha )?(?:resultado|resultó|fue) útil\b|\bcet article vous a-t-il été utile\b|\bquesto articolo (?:ti )?è stato utile\b|\bczy (?:ten artykuł|ta strona) (?:był[ao]?|jest) pomocn[ya]\b`,
+    String.raw`${S}(?:edit this page|improve this page|suggest an edit|diese seite bearbeiten)\b`,
+    String.raw`${S}(?:rate this (?:article|post|recipe|page)|bewerten sie diese[nr]? (?:artikel|beitrag|rezept|seite)|(?:artikel|beitrag|rezept) bewerten)\b`,
+    String.raw`\b\d(?:[.,]\d{1,2})? (?:von|out of|of|de|sur|su|z) 5(?: (?:sternen|stars|étoiles|estrellas|stelle|gwiazdek))?\s*\(?\d+ (?:stimmen|bewertungen|votes|ratings|reviews|avis|votos|voti|głosów|ocen)\b`,
+    String.raw`^(?:\d+ (?:kommentare?|comments?|antworten|replies|comentarios?|commentaires?|commenti|komentarz[ey]?)|(?:kommentare|comments)(?: insgesamt| total)?:\s*\d+)$`,
+  ].join("|"),
+  "u",
+);
+
+const APPEAL = [SUPPORT, SIGN_UP, NOTICE, DISCLOSURE, WIDGET];
 
 // Longer than this, a block is a paragraph of the article that happens to mention such things.
 const MAX_APPEAL_CHARS = 400;
@@ -128,7 +155,10 @@ const BLOCK_CHILDREN = new Set([
 
 /** True when a short block of text is an appeal to the reader or a notice about the site. */
 export function isAppeal(text: string): boolean {
-  return text.length <= MAX_APPEAL_CHARS && APPEAL.some((re) => re.test(text));
+  if (text.length > MAX_APPEAL_CHARS) return false;
+  // The patterns are written in lower case: matching a lower-cased text is ~10× faster than the `i` flag.
+  const lower = text.toLowerCase();
+  return APPEAL.some((re) => re.test(lower));
 }
 
 /**

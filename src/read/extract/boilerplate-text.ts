@@ -5,7 +5,7 @@ import type { TextStatsIndex } from "./text-stats.js";
 
 // Headings that open a block of teasers to other pages, in the languages of the benchmark and beyond.
 const MORE_LINKS_HEADING =
-  /^(?:mehr zum thema|schon gelesen|das könnte (?:sie|dich) auch interessieren|auch interessant|weitere (?:artikel|beiträge|themen|nachrichten)|ähnliche (?:beiträge|artikel)|lesen sie (?:auch|mehr)|meistgelesen|related(?: posts| articles| stories)?|you (?:might|may) also like|read (?:more|also|next)|more (?:from|stories|on this)|recommended(?: for you)?|top stories|most popular|à lire aussi|lire aussi|sur le même sujet|vea también|lee también|leia também|leggi anche|czytaj (?:też|także)|zobacz (?:też|także))\b/i;
+  /^(?:mehr zum thema|schon gelesen|das könnte (?:sie|dich) auch interessieren|auch interessant|weitere (?:artikel|beiträge|themen|nachrichten)|ähnliche (?:beiträge|artikel)|lesen sie (?:auch|mehr)|meistgelesen|related(?: posts| articles| stories)?|you (?:might|may) also like|read (?:more|also|next)|more (?:from|stories|on this)|recommended(?: for you)?|top stories|most popular|à lire aussi|lire aussi|sur le même sujet|vea también|lee también|leia também|leggi anche|czytaj (?:też|także)|zobacz (?:też|także))(?![\p{L}\p{N}_])/iu;
 
 // More wordings of such headings, in more languages; as they also open ordinary sentences ("Latest news from
 // the front arrived on Tuesday."), they count only as a short line that is not a sentence.
@@ -24,6 +24,14 @@ const FURNITURE_LINE =
 // "Lea también: <other story>" lines pointing away from the article.
 const TEASER_LINE =
   /^(?:lea(?: también| más)?|lee también|leia também|lesen sie (?:auch|mehr|hier)|auch lesen|siehe auch|mehr dazu|(?:zum )?weiterlesen|das (?:thema )?könnte (?:dich|sie) auch interessieren|read (?:also|more)|also read|see also|vea también|(?:(?:también )?(?:le|te) )?puede interesar(?:le|te)?|puedes ver|mir[ae]|à lire aussi|lire aussi|leggi anche|czytaj (?:też|także)|zobacz (?:też|także)|dowiedz się więcej)\s*:|^>>.*<<$/i;
+
+// "Lesen Sie hier einen weiteren spannenden Beitrag …", "Read more →": a lead-in that trails off into a link.
+const TRAILING_TEASER =
+  /^(?:lesen sie|lies (?:auch|hier|mehr)|weiterlesen|mehr dazu|mehr lesen|read (?:more|also|on|the full)|continue reading|lea (?:también|más)|lee también|leia também|lire (?:aussi|la suite)|leggi anche|czytaj (?:też|także|więcej))(?![\p{L}\p{N}_]).{0,80}(?:…|\.\.\.|→|»|>>)$/iu;
+
+function isTrailingTeaser(text: string): boolean {
+  return text.length <= 100 && TRAILING_TEASER.test(text);
+}
 
 // A line that ends in a picture credit ("… Foto: dpa", "(Credit: Grist)", "© AFP / X") is an image caption:
 // it describes a picture the reader does not get.
@@ -80,7 +88,7 @@ export function dropBoilerplateText(roots: Element[], stats: TextStatsIndex): vo
       if (!LINE_TAGS.has(el.name) || el.children.some((c) => isTag(c) && BLOCKS.has(c.name))) return true;
       const text = collapseWhitespace(textContent(el));
       if (!text || text.length > 200) return true;
-      if (TEASER_LINE.test(text)) {
+      if (TEASER_LINE.test(text) || isTrailingTeaser(text)) {
         doomed.push(el);
         return false;
       }
@@ -93,7 +101,7 @@ export function dropBoilerplateText(roots: Element[], stats: TextStatsIndex): vo
         doomed.push(el, ...teasersAfter(headingBlock(el, root), stats));
         return false;
       }
-      if (text.length <= 80 && FURNITURE_LINE.test(text)) {
+      if (text.length <= 80 && (FURNITURE_LINE.test(text) || isBracketedFurniture(text))) {
         doomed.push(el);
         return false;
       }
@@ -102,6 +110,12 @@ export function dropBoilerplateText(roots: Element[], stats: TextStatsIndex): vo
   }
   for (const el of doomed) removeNode(el);
   dropAppeals(roots, stats);
+}
+
+/** "(Alle Angaben ohne Gewähr)": a furniture line in brackets; a bracketed sentence ("(Teilen … Geld.)") stays. */
+function isBracketedFurniture(text: string): boolean {
+  const inner = /^\((.*)\)$/.exec(text)?.[1];
+  return inner !== undefined && FURNITURE_LINE.test(inner) && !SENTENCE.test(inner);
 }
 
 /** The element that stands in its parent's flow for a heading wrapped in inline markup. */

@@ -15,6 +15,46 @@ function isStub(block: string): boolean {
   return block.split(/\s+/).length <= 10;
 }
 
+// A byline ("By Sarah Yang", "Von Anna Muster", "Autor: …"): a lead-in word and a capitalised name.
+const BYLINE =
+  /^(?:[Bb]y|[Vv]on|[Pp]ar|[Pp]or|[Dd]i|[Dd]oor|[Pp]rzez|[Ww]ritten by|[Aa]ut(?:or|hor|eur)(?:in)?:?|[Tt]ext:)\s+\p{Lu}/u;
+// A date with its year: "19 Febbraio 2020", "31. Mai 2012", "Feb 8, 2020", "16 marca 2021", "24.01.2022".
+const DATED =
+  /\b\d{1,2}\.?\s+\p{L}{3,12}\.?,?\s+\d{4}\b|\b\p{L}{3,12}\.?\s+\d{1,2},?\s+\d{4}\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{4}\b|\b\d{4}-\d{2}-\d{2}\b/u;
+// Words that introduce a publication or update date.
+const PUBLISHED =
+  /\b(?:published|posted|updated|last (?:updated|modified)|veröffentlicht|aktualisiert|publiziert|erstellt|stand|erschienen|erscheinungsdatum|gespeichert|pubblicato|aggiornato|publicado|actualizado|publié|mis à jour|dodano|opublikowano|zaktualizowano)(?![\p{L}\p{N}_])/iu;
+// "5 min read", "Lesezeit: 4 Minuten", "3 minutes de lecture".
+const READING_TIME =
+  /\b\d+\s?(?:min(?:ute)?s?|minuten|minutos|minuti)\.?\s(?:read|lesezeit|lesedauer|de lecture|de lectura|di lettura)\b|\b(?:lesezeit|lesedauer|reading time)\s?:?\s?\d+/iu;
+
+/**
+ * A line about the article, not of it: a byline, a date line, a reading time. Commas do not make it a
+ * sentence ("Donnerstag, 31. Mai 2012", "Feb 8, 2020").
+ */
+function isMetaLine(block: string): boolean {
+  if (block.length > 100 || block.includes("\n") || STRUCTURED.test(block) || /[.!?]["'»”’)]*$/u.test(block))
+    return false;
+  if (block.split(/\s+/).length > 14) return false;
+  if (BYLINE.test(block) || READING_TIME.test(block)) return true;
+  // A date makes a line metadata when the line says so ("Veröffentlicht am …") or is little else; a date
+  // under another label ("Termin: 21.02.2020, 19 Uhr") is content.
+  if (!DATED.test(block)) return false;
+  return PUBLISHED.test(block) || (block.split(/\s+/).length <= 5 && !block.includes(":"));
+}
+
+// The byline and the date sit by the headline and the lead: only the first blocks are looked at.
+const META_ZONE = 4;
+
+/**
+ * Byline, date and reading-time lines among the first blocks, also after the lead (standfirst): an
+ * article's body does not open with "By Sarah Yang" or "Pubblicato il 19 Febbraio 2020".
+ */
+export function dropLeadingMeta(blocks: string[]): string[] {
+  const kept = blocks.filter((b, i) => i >= META_ZONE || !isMetaLine(b));
+  return kept.length < blocks.length && kept.join("").length >= 200 ? kept : blocks;
+}
+
 /**
  * A heading with nothing after it introduces nothing: it is the title of a widget that was not kept
  * ("Jetzt teilen!", "About the Author"). A heading that is a sentence (a pull quote) stays.
@@ -30,7 +70,15 @@ function isClosingHeading(block: string): boolean {
  */
 export function trimTrailingStubs(blocks: string[]): string[] {
   let end = blocks.length;
-  while (end > 1 && (isStub(blocks[end - 1]!) || isClosingHeading(blocks[end - 1]!))) end--;
+  let headings = 0;
+  for (; end > 1; end--) {
+    const block = blocks[end - 1]!;
+    if (isClosingHeading(block)) headings++;
+    else if (!isStub(block)) break;
+  }
+  // Several headings in a row are the page's own list ("16. Stephen Fry", "17. Alan Cumming" under pictures),
+  // not the titles of widgets that were dropped.
+  if (headings > MAX_RUN) return blocks;
   // Only when real content remains: a page of short lines (a listing, a menu card) is its own content.
   return end < blocks.length && blocks.slice(0, end).join("").length >= 200 ? blocks.slice(0, end) : blocks;
 }
@@ -40,6 +88,10 @@ export function trimTrailingStubs(blocks: string[]): string[] {
  * between the headline and the lead (the headings stay).
  */
 export function trimLeadingStubs(blocks: string[]): string[] {
+  return dropLeadingMeta(trimLeadingRun(blocks));
+}
+
+function trimLeadingRun(blocks: string[]): string[] {
   let start = 0;
   const stubs = new Set<number>();
   for (; start < blocks.length - 1; start++) {

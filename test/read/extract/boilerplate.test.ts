@@ -150,10 +150,217 @@ describe("extractMarkdown: teaser headings in more wordings", () => {
     expect(out).toContain("Second part:");
   });
 
+  it("drops a 'Czytaj też' teaser block (a heading ending in a non-ASCII letter)", async () => {
+    const out = await md(
+      article('<p><strong>Czytaj też</strong></p><p><a href="/p">Inny artykuł o czymś</a></p>'),
+    );
+    expect(out).not.toContain("Inny artykuł");
+    expect(out).toContain("Second part:");
+  });
+
   it("keeps a sentence that opens with the same words", async () => {
     const sentence = "Latest news from the front arrived on Tuesday.";
     const out = await md(article(`<p>${sentence}</p>`, '<p><a href="/z">A linked note</a></p>'));
     expect(out).toContain(sentence);
     expect(out).toContain("A linked note");
+  });
+});
+
+describe("extractMarkdown: byline and date lines after the lead", () => {
+  const LEAD =
+    "<p>Follow these expert tips for hydrangea care, whether in a vase or in the ground, for blooms all season.</p>";
+
+  it("drops a byline, a date line and a reading time between the lead and the body", async () => {
+    const out = await md(
+      page(
+        `<article>${LEAD}<p>By Sarah Yang</p><p>Pubblicato il 19 Febbraio 2020 Ultima modifica 19 Febbraio 2020 12:02</p>` +
+          `<p>Feb 8, 2020 5 min read</p><p>${PROSE}</p><p>Second part: ${PROSE}</p></article>`,
+      ),
+    );
+    expect(out).toContain("Follow these expert tips");
+    expect(out).not.toContain("Sarah Yang");
+    expect(out).not.toContain("Pubblicato");
+    expect(out).not.toContain("min read");
+  });
+
+  it("drops a French publication line (a word boundary after an accented letter)", async () => {
+    const out = await md(
+      page(
+        `<article>${LEAD}<p>Publié le 3 mai 2021 à 10h00</p><p>${PROSE}</p><p>Second part: ${PROSE}</p></article>`,
+      ),
+    );
+    expect(out).not.toContain("Publié");
+  });
+
+  it("keeps sentences and labelled dates that look like bylines or date lines", async () => {
+    const lines = [
+      "By the river, the town grew.",
+      "Von Anfang an war klar, dass der Plan scheitern würde.",
+      "Termin: 21.02.2020, 19 Uhr",
+    ];
+    const out = await md(
+      page(`<article>${LEAD}${lines.map((s) => `<p>${s}</p>`).join("")}<p>${PROSE}</p></article>`),
+    );
+    for (const s of lines) expect(out).toContain(s);
+  });
+});
+
+describe("extractMarkdown: furniture lines in parentheses", () => {
+  it("drops '(Alle Angaben ohne Gewähr)' like its unbracketed form", async () => {
+    const out = await md(article("<p>(Alle Angaben ohne Gewähr)</p>"));
+    expect(out).not.toContain("Angaben ohne Gewähr");
+    expect(out).toContain("Second part:");
+  });
+
+  it("keeps a bracketed aside that is a sentence of the article", async () => {
+    const aside = "(Teilen wollten die Erben das Haus nie, sagte der Anwalt, es ging um Geld.)";
+    const out = await md(article(`<p>${aside}</p>`));
+    expect(out).toContain(aside);
+  });
+});
+
+describe("extractMarkdown: login and presence widgets", () => {
+  it("drops a login box and a visitors-online counter", async () => {
+    const out = await md(
+      article(
+        "<div>Nur für Mitglieder Passwort vergessen? Neu anmelden!</div>",
+        "<div>13 Besucher sind online</div>",
+      ),
+    );
+    expect(out).not.toContain("Passwort vergessen");
+    expect(out).not.toContain("Besucher sind online");
+  });
+
+  it("keeps sentences about passwords and visitors", async () => {
+    const sentences = [
+      "Wer sein Passwort vergisst, muss beim Anbieter ein neues anfordern, erklärte die Verbraucherzentrale.",
+      "About 300 visitors came to the online auction, twice as many as last year.",
+    ];
+    const out = await md(article(...sentences.map((s) => `<p>${s}</p>`)));
+    for (const s of sentences) expect(out).toContain(s);
+  });
+});
+
+describe("extractMarkdown: citation templates", () => {
+  it("drops a 'suggested citation' block", async () => {
+    const out = await md(
+      article(
+        "<p>SUGGESTED CITATION Sauer, Heiko: Expert*innen in der Krise, VerfBlog, 2020/4/09, https://example.org/a.</p>",
+      ),
+    );
+    expect(out).not.toContain("SUGGESTED CITATION");
+  });
+
+  it("keeps a sentence that opens with the same words", async () => {
+    const sentence = "Suggested citation formats differ between journals, the editors noted.";
+    const out = await md(article(`<p>${sentence}</p>`));
+    expect(out).toContain(sentence);
+  });
+});
+
+describe("extractMarkdown: author-archive links and issue promotions", () => {
+  it("drops an author box's 'view all posts' line and a current-issue promotion", async () => {
+    const out = await md(
+      article(
+        "<p>Life is not digital. Zeige alle Beiträge von Cem Basman</p>",
+        "<p>Die aktuelle Ausgabe der L-MAG jetzt an jedem Bahnhofskiosk, im Abo und als e-Paper erhältlich.</p>",
+      ),
+    );
+    expect(out).not.toContain("Zeige alle Beiträge");
+    expect(out).not.toContain("Bahnhofskiosk");
+  });
+
+  it("keeps sentences about posts and issues", async () => {
+    const sentences = [
+      "Moderators can view all posts by new members before they appear, the forum rules say.",
+      "Die aktuelle Ausgabe des Gesetzes regelt, wer die Kosten trägt.",
+    ];
+    const out = await md(article(...sentences.map((s) => `<p>${s}</p>`)));
+    for (const s of sentences) expect(out).toContain(s);
+  });
+});
+
+describe("extractMarkdown: feedback, rating and comment-count widgets", () => {
+  it("drops 'was this helpful', a rating line and a comment count", async () => {
+    const out = await md(
+      article(
+        "<p>War dieser Artikel hilfreich?</p>",
+        "<div>4.5 out of 5 stars (120 ratings)</div>",
+        "<div>3 Kommentare</div>",
+        "<div>Edit this page on GitHub</div>",
+      ),
+    );
+    expect(out).not.toContain("hilfreich");
+    expect(out).not.toContain("120 ratings");
+    expect(out).not.toContain("3 Kommentare");
+    expect(out).not.toContain("Edit this page");
+  });
+
+  it("keeps sentences about helpfulness, ratings and comments", async () => {
+    const sentences = [
+      "Ob der Artikel hilfreich war, entschieden am Ende die Leser, sagte die Redakteurin.",
+      "The hotel scored 4.5 out of 5 in the survey, up from 3.9 last year.",
+      "The minister received 3 comments from the public, all of them critical.",
+    ];
+    const out = await md(article(...sentences.map((s) => `<p>${s}</p>`)));
+    for (const s of sentences) expect(out).toContain(s);
+  });
+
+  it("keeps a run of closing headings that is the page's own list", async () => {
+    const names = [
+      "16. Stephen Fry",
+      "17. Alan Cumming",
+      "18. Kal Penn",
+      "19. Jonathan Groff",
+      "20. Chris Colfer",
+    ];
+    const out = await md(
+      article(...names.map((n) => `<h2>${n}</h2><img src="/${n.length}.jpg" alt="">`)).replace(
+        /<p>Second part:.*<\/article>/,
+        "</article>",
+      ),
+    );
+    for (const n of names) expect(out).toContain(n);
+  });
+});
+
+describe("extractMarkdown: the site's social accounts", () => {
+  it("drops 'follow us on Instagram' lines", async () => {
+    const out = await md(
+      article(
+        "<p>Folgt uns auf unserem neuen offiziellen Instagram-Account!</p>",
+        "<p>Stay informed and follow us on Facebook and Twitter.</p>",
+      ),
+    );
+    expect(out).not.toContain("Instagram");
+    expect(out).not.toContain("follow us on Facebook");
+  });
+
+  it("keeps sentences about following on social networks", async () => {
+    const sentences = [
+      "Fans who follow us every week on the radio asked for more, the host said on Facebook.",
+      "The campaign urged voters to follow its accounts on Instagram, critics said.",
+    ];
+    const out = await md(article(...sentences.map((s) => `<p>${s}</p>`)));
+    for (const s of sentences) expect(out).toContain(s);
+  });
+});
+
+describe("extractMarkdown: teaser lines that trail off into a link", () => {
+  it("drops 'Lesen Sie hier einen weiteren spannenden Beitrag …'", async () => {
+    const out = await md(
+      article('<p><a href="/t">Lesen Sie hier einen weiteren spannenden Beitrag …</a></p>'),
+    );
+    expect(out).not.toContain("weiteren spannenden Beitrag");
+    expect(out).toContain("Second part:");
+  });
+
+  it("keeps a sentence that trails off the same way", async () => {
+    const lines = [
+      "Lea ging nach Hause und sagte nichts mehr …",
+      "Lesen Sie das Kleingedruckte, sagte der Anwalt.",
+    ];
+    const out = await md(article(...lines.map((s) => `<p>${s}</p>`)));
+    for (const s of lines) expect(out).toContain(s);
   });
 });
