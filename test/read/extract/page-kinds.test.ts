@@ -99,6 +99,7 @@ describe("page kinds: product pages keep description and specifications", () => 
       "https://shop.example.org/product/walnut-desk-organiser/",
     );
     expectAll(markdown, [
+      "£64.00",
       "A three-compartment organiser for pens, cards and a phone",
       "Each organiser is made to order in our workshop",
       "| Weight | 0.9 kg |\n| --- | --- |\n| Dimensions | 24 × 9 × 6 cm |",
