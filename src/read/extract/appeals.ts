@@ -30,7 +30,7 @@ const SUPPORT = new RegExp(
   "u",
 );
 
-const OUR = String.raw`(?:our|my|unseren?|meinen?|notre|nuestro|il nostro|nasz)`;
+const OUR = "(?:our|my|unseren?|meinen?|notre|nuestro|il nostro|nasz)";
 
 // Sign-up appeals: a newsletter in the site's voice ("our", "unseren") or as an imperative, app downloads.
 const SIGN_UP = new RegExp(
@@ -110,48 +110,12 @@ const APPEAL = [SUPPORT, SIGN_UP, NOTICE, DISCLOSURE, WIDGET];
 // Longer than this, a block is a paragraph of the article that happens to mention such things.
 const MAX_APPEAL_CHARS = 400;
 
-const TEXT_BLOCKS = new Set([
-  "p",
-  "div",
-  "li",
-  "blockquote",
-  "section",
-  "aside",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "dd",
-  "figcaption",
-  "span",
-  "strong",
-  "em",
-  "b",
-  "small",
-]);
-const BLOCK_CHILDREN = new Set([
-  "p",
-  "div",
-  "ul",
-  "ol",
-  "table",
-  "section",
-  "blockquote",
-  "pre",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "li",
-  "figure",
-  "article",
-  "aside",
-  "dl",
-]);
+const TEXT_BLOCKS = new Set(
+  "p div li blockquote section aside h1 h2 h3 h4 h5 h6 dd figcaption span strong em b small".split(" "),
+);
+const BLOCK_CHILDREN = new Set(
+  "p div ul ol table section blockquote pre h1 h2 h3 h4 h5 h6 li figure article aside dl".split(" "),
+);
 
 /** True when a short block of text is an appeal to the reader or a notice about the site. */
 export function isAppeal(text: string): boolean {
