@@ -1,3 +1,5 @@
+import { isPrice } from "./price.js";
+
 // A line of running text is a sentence: it ends in sentence punctuation, or it is long enough to be one.
 const SENTENCE_END = /[.!?…。！？:：]["'»”’)\]）」』]*$/u;
 // Scripts written without spaces between words: a short line is still a sentence there.
@@ -5,13 +7,10 @@ const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script
 const MAX_RUN = 3;
 const DATE = /\b(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2})\b/;
 const STRUCTURED = /^(?:#|[-*+] |\d+[.)] |> |\||```|~~~)/;
-// A price ("£64.00", "24,00 €", "$24.00 USD"): on a product page it is what the reader came for.
-const PRICE =
-  /^(?:(?:[Ff]rom|[Aa]b|[Dd]ès|[Dd]esde|[Oo]d)\s+)?(?:[$€£¥₹]\s?\d[\d.,\s]*(?:\s?[A-Z]{3})?|\d[\d.,\s]*\s?(?:[$€£¥₹]|[A-Z]{3}))$/u;
 
 /** A short plain line that is not a sentence: a date, a byline, a label ("Kategorie: News", "Kontakt"). */
 function isStub(block: string): boolean {
-  if (block.length > 100 || block.includes("\n") || STRUCTURED.test(block) || PRICE.test(block)) return false;
+  if (block.length > 100 || block.includes("\n") || STRUCTURED.test(block) || isPrice(block)) return false;
   // A time stamp ("Aktualisiert: 11.04.2020, 10:27") is a stub whatever its punctuation.
   if (block.length <= 40 && DATE.test(block)) return true;
   if (SENTENCE_END.test(block) || UNSPACED.test(block) || block.includes(",")) return false;

@@ -1,6 +1,7 @@
 import type { Element } from "./dom.js";
-import { isAncestor, isTag, removeNode, walkElements } from "./dom.js";
+import { collapseWhitespace, isAncestor, isTag, removeNode, textContent, walkElements } from "./dom.js";
 import { classWeight } from "./main-content.js";
+import { isPrice } from "./price.js";
 import { isDataTable } from "./table.js";
 import type { TextStatsIndex } from "./text-stats.js";
 
@@ -81,7 +82,14 @@ function looksLikeWidget(
   if (!isList && !isTable && s.items > s.paragraphs + 1 && s.headings === 0 && stats.linkDensity(el) > 0.3)
     return true;
   if (s.inputs > Math.floor(s.paragraphs / 3)) return true;
-  if (!isList && !isTable && s.chars < 25 && s.headings === 0 && (s.images === 0 || s.images > 2))
+  if (
+    !isList &&
+    !isTable &&
+    s.chars < 25 &&
+    s.headings === 0 &&
+    (s.images === 0 || s.images > 2) &&
+    !isPrice(collapseWhitespace(textContent(el)))
+  )
     return true;
   const density = stats.linkDensity(el);
   if (weight < 25 && density > (isList ? 0.8 : 0.33)) return true;

@@ -121,6 +121,7 @@ describe("page kinds: a Shopify product page", () => {
       "https://fernhill.example.com/products/merino-trail-sock",
     );
     expectAll(markdown, [
+      "$24.00 USD",
       "A cushioned hiking sock knitted from 70% merino wool",
       "| Material | 70% merino wool, 27% nylon, 3% elastane |\n| --- | --- |\n| Cushioning | Medium, full foot |",
       "Orders ship within two working days",
