@@ -108,25 +108,52 @@ function isListingTitle(el: Element, stats: TextStatsIndex, rootChars: number): 
     return false;
   });
   if (inHeadings !== s.chars) return false;
-  for (let item = el.parent; item && isTag(item) && item.parent && isTag(item.parent); item = item.parent) {
-    const list = item.parent;
-    let alike = 0;
-    for (const sib of list.children)
-      if (isTag(sib) && sib.name === item.name && sameKind(sib, item) && stats.linkDensity(sib) < 0.5)
-        alike++;
-    if (alike >= 3) return stats.of(list).chars > rootChars * 0.5;
+  for (let item = el.parent; item && isTag(item) && item.parent && isTag(item.parent); item = item.parent)
+    if (hasAlikeNeighbours(item, stats)) return stats.of(item.parent as Element).chars > rootChars * 0.5;
+  return false;
+}
+
+// A listing's items stand together: looking at a few neighbours on each side keeps this linear on pages with
+// thousands of items (comparing every item with every sibling took seconds on a long archive page).
+const NEIGHBOURS = 6;
+
+/** Whether the item and at least two of its nearest siblings are built alike and are not link blocks. */
+function hasAlikeNeighbours(item: Element, stats: TextStatsIndex): boolean {
+  const alike = (sib: Element) =>
+    sib.name === item.name && sameKind(sib, item) && stats.linkDensity(sib) < 0.5;
+  if (!alike(item)) return false;
+  let found = 1;
+  for (const step of ["prev", "next"] as const) {
+    let seen = 0;
+    for (let n = item[step]; n && seen < NEIGHBOURS; n = n[step]) {
+      if (!isTag(n)) continue;
+      seen++;
+      if (alike(n) && ++found >= 3) return true;
+    }
   }
   return false;
+}
+
+const classTokens = new WeakMap<Element, Set<string>>();
+
+function tokensOf(el: Element): Set<string> {
+  let tokens = classTokens.get(el);
+  if (!tokens) {
+    tokens = new Set(el.attribs.class?.split(/\s+/).filter(Boolean) ?? []);
+    classTokens.set(el, tokens);
+  }
+  return tokens;
 }
 
 /** Same tag and most class names in common ("post post-12 type-post" and "post post-14 type-post"). */
 function sameKind(a: Element, b: Element): boolean {
   if (a === b) return true;
-  const ta = a.attribs.class?.split(/\s+/).filter(Boolean) ?? [];
-  const tb = new Set(b.attribs.class?.split(/\s+/).filter(Boolean) ?? []);
-  if (!ta.length || !tb.size) return false;
-  const common = ta.filter((t) => tb.has(t)).length;
-  return common * 2 >= Math.max(ta.length, tb.size);
+  const ta = tokensOf(a);
+  const tb = tokensOf(b);
+  if (!ta.size || !tb.size) return false;
+  let common = 0;
+  for (const t of ta) if (tb.has(t)) common++;
+  return common * 2 >= Math.max(ta.size, tb.size);
 }
 
 /**
