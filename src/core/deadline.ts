@@ -4,8 +4,8 @@
  *
  * The AbortSignal is made only when someone asks for it: on Node 20 creating one costs tens of microseconds,
  * more than a whole keep-alive request on loopback. `onAbort` and `remaining()` do not need it. Likewise the
- * timer runs only while someone listens (a signal, or `onAbort`), so a call that ends early leaves no timer
- * behind: tens of thousands of requests a second would otherwise keep as many timers alive.
+ * clock is watched only while someone listens (a signal, or `onAbort`), through one shared timer: tens of
+ * thousands of requests a second would otherwise set and clear as many timers.
  */
 export class Deadline {
   readonly at: number;
@@ -154,40 +154,45 @@ export class Deadline {
  * The shared clock: one unref'd timer, set for the earliest watched deadline. Unwatching leaves it set; when it
  * fires it ends what is due and sets itself for the earliest deadline left, so a stream of requests with the same
  * budget touches no timer at all. A timer that fires early (ms rounding) finds nothing due and is set again.
+ * Due times are kept on the monotonic clock, as a timer's are: a wall clock stepped back (NTP, a resumed VM)
+ * must not hold every watched deadline for the size of the step.
  */
-const watching = new Set<Deadline>();
+const watching = new Map<Deadline, number>();
 let clock: NodeJS.Timeout | undefined;
 let clockAt = Number.POSITIVE_INFINITY;
+// setTimeout takes at most a signed 32-bit delay; longer ones fire at once (and warn).
+const MAX_DELAY = 2 ** 31 - 1;
 
 function watch(deadline: Deadline): void {
-  watching.add(deadline);
-  setClock(deadline.at);
+  const due = performance.now() + (deadline.at - Date.now());
+  watching.set(deadline, due);
+  setClock(due);
 }
 
 function unwatch(deadline: Deadline): void {
   watching.delete(deadline);
 }
 
-function setClock(at: number): void {
-  if (at >= clockAt) return;
+function setClock(due: number): void {
+  if (due >= clockAt) return;
   if (clock) clearTimeout(clock);
-  clockAt = at;
-  clock = setTimeout(tick, Math.max(1, at - Date.now()));
+  clockAt = due;
+  clock = setTimeout(tick, Math.min(MAX_DELAY, Math.max(1, due - performance.now())));
   clock.unref();
 }
 
 function tick(): void {
   clock = undefined;
   clockAt = Number.POSITIVE_INFINITY;
-  const now = Date.now();
-  const due: Deadline[] = [];
+  const now = performance.now();
+  const ended: Deadline[] = [];
   let next = Number.POSITIVE_INFINITY;
-  for (const deadline of watching) {
-    if (deadline.at <= now) due.push(deadline);
-    else if (deadline.at < next) next = deadline.at;
+  for (const [deadline, due] of watching) {
+    if (due <= now) ended.push(deadline);
+    else if (due < next) next = due;
   }
   // Listeners may watch new deadlines; setClock keeps whichever comes first.
-  for (const deadline of due) deadline.abort(new DeadlineExceeded());
+  for (const deadline of ended) deadline.abort(new DeadlineExceeded());
   if (next !== Number.POSITIVE_INFINITY) setClock(next);
 }
 

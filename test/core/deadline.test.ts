@@ -137,3 +137,37 @@ describe("Deadlines share one clock", () => {
     expect(seen).toEqual(["second"]);
   });
 });
+
+describe("Deadline's shared clock keeps monotonic time", () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it("a wall clock stepped back does not hold a watched deadline", async () => {
+    const realNow = Date.now;
+    let ended = false;
+    const d = Deadline.after(40);
+    d.onAbort(() => {
+      ended = true;
+    });
+    const stepped = realNow() - 60_000;
+    Date.now = () => stepped + (performance.now() % 1000);
+    try {
+      await sleep(200);
+    } finally {
+      Date.now = realNow;
+    }
+    expect(ended).toBe(true);
+    expect(d.ended()).toBe(true);
+  });
+
+  it("a deadline longer than a timer can wait is not ended early", async () => {
+    const d = Deadline.after(40 * 24 * 3600 * 1000);
+    let ended = false;
+    const off = d.onAbort(() => {
+      ended = true;
+    });
+    await sleep(50);
+    off();
+    expect(ended).toBe(false);
+    expect(d.ended()).toBe(false);
+  });
+});
