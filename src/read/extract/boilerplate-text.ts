@@ -1,6 +1,14 @@
 import { dropAppeals } from "./appeals.js";
 import type { Element } from "./dom.js";
-import { collapseWhitespace, isTag, removeNode, textContent, walkElements } from "./dom.js";
+import {
+  collapseWhitespace,
+  findAll,
+  findFirst,
+  isTag,
+  removeNode,
+  textContent,
+  walkElements,
+} from "./dom.js";
 import type { TextStatsIndex } from "./text-stats.js";
 
 // Headings that open a block of teasers to other pages, in the languages of the benchmark and beyond.
@@ -98,7 +106,12 @@ export function dropBoilerplateText(roots: Element[], stats: TextStatsIndex): vo
       }
       if (text.length > 120) return true;
       if (MORE_LINKS_HEADING.test(text) || isListHeading(text)) {
-        doomed.push(el, ...teasersAfter(headingBlock(el, root), stats));
+        // The heading goes with its teasers (only links: a list or a table without them is the page's own).
+        // The wordings that also title content ("Latest news" over a live blog's list) stay over content.
+        const block = headingBlock(el, root);
+        const teasers = teasersAfter(block, stats);
+        if (!teasers.length && !MORE_LINKS_HEADING.test(text) && introducesContent(block, stats)) return true;
+        doomed.push(el, ...teasers);
         return false;
       }
       if (text.length <= 80 && (FURNITURE_LINE.test(text) || isBracketedFurniture(text))) {
@@ -130,14 +143,46 @@ function onlyChild(parent: Element, child: Element): boolean {
   return parent.children.every((c) => c === child || (!isTag(c) && !collapseWhitespace(textContent(c))));
 }
 
-/** Siblings after the heading up to the next heading or the next paragraph of unlinked prose. */
+/** The heading is followed by a block of text that is not links (a list, a table, a paragraph). */
+function introducesContent(heading: Element, stats: TextStatsIndex): boolean {
+  let n = heading.next;
+  while (n && !(isTag(n) && stats.of(n).chars)) n = n.next;
+  if (!n || !isTag(n) || /^h[1-6]$/.test(n.name) || isTeaserBlock(n, stats)) return false;
+  const text = collapseWhitespace(textContent(n));
+  return !MORE_LINKS_HEADING.test(text) && !isListHeading(text);
+}
+
+/**
+ * Links to other pages: a block mostly of link text ("Title – subtitle" lines lean on their link), or cards
+ * whose titles are links above a short excerpt. A list or a table without links is the page's own.
+ */
+function isTeaserBlock(el: Element, stats: TextStatsIndex): boolean {
+  const density = stats.linkDensity(el);
+  if (density > 0.3) return true;
+  const titles = findAll(el, isLinkedHeading).length;
+  return titles >= 2 || (titles === 1 && density >= 0.1);
+}
+
+function isLinkedHeading(el: Element): boolean {
+  if (/^h[1-6]$/.test(el.name)) return !!findFirst(el, (d) => d.name === "a");
+  return el.name === "a" && !!findFirst(el, (d) => /^h[1-6]$/.test(d.name));
+}
+
+/** The link-dense siblings after the heading, up to the next heading or the first block that is not links. */
 function teasersAfter(heading: Element, stats: TextStatsIndex): Element[] {
   const out: Element[] = [];
   for (let n = heading.next; n; n = n.next) {
     if (!isTag(n)) continue;
     if (/^h[1-6]$/.test(n.name)) break;
-    if (n.name === "p" && stats.of(n).chars > 80 && stats.linkDensity(n) < 0.2) break;
+    // A teaser's picture has no text: it goes with the links around it.
+    if (!stats.of(n).chars) {
+      out.push(n);
+      continue;
+    }
+    if (!isTeaserBlock(n, stats)) break;
     out.push(n);
   }
+  // Pictures after the last link are not teasers.
+  while (out.length && !stats.of(out[out.length - 1]!).chars) out.pop();
   return out;
 }

@@ -17,9 +17,16 @@ function isStub(block: string): boolean {
   return block.split(/\s+/).length <= 10;
 }
 
-// A byline ("By Sarah Yang", "Von Anna Muster", "Autor: …"): a lead-in word and a capitalised name.
-const BYLINE =
-  /^(?:[Bb]y|[Vv]on|[Pp]ar|[Pp]or|[Dd]i|[Dd]oor|[Pp]rzez|[Ww]ritten by|[Aa]ut(?:or|hor|eur)(?:in)?:?|[Tt]ext:)\s+\p{Lu}/u;
+// A byline ("By Sarah Yang", "Von Anna Muster und Max Beispiel", "Autor: …"): a lead-in word and a name,
+// one to four capitalised words (particles such as "van" or "de" between them), optionally a second name
+// after "and/und/y/et/&", optionally a date or a source after a separator. "By Christmas, the club …" (a
+// comma), "Di Maria scores …" and "Von Braun built …" (a lowercase word) are headlines or sentences.
+const NAME_WORD = String.raw`\p{Lu}[\p{L}'’.-]*`;
+const NAME = String.raw`${NAME_WORD}(?:\s+(?:(?:van|von|der|den|de|da|di|del|la|le|du|dos|bin|al|zu)\s+)*${NAME_WORD}){0,3}`;
+const BYLINE = new RegExp(
+  String.raw`^(?:[Bb]y|[Vv]on|[Pp]ar|[Pp]or|[Dd]i|[Dd]oor|[Pp]rzez|[Ww]ritten by|[Aa]ut(?:or|hor|eur)(?:in)?:?|[Tt]ext:)\s+${NAME}(?:\s+(?:and|und|y|et|e|i|&)\s+${NAME})?(?:\s*[|•·–—/]\s*.*)?$`,
+  "u",
+);
 // A date with its year: "19 Febbraio 2020", "31. Mai 2012", "Feb 8, 2020", "16 marca 2021", "24.01.2022".
 const DATED =
   /\b\d{1,2}\.?\s+\p{L}{3,12}\.?,?\s+\d{4}\b|\b\p{L}{3,12}\.?\s+\d{1,2},?\s+\d{4}\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{4}\b|\b\d{4}-\d{2}-\d{2}\b/u;
@@ -34,15 +41,21 @@ const READING_TIME =
  * A line about the article, not of it: a byline, a date line, a reading time. Commas do not make it a
  * sentence ("Donnerstag, 31. Mai 2012", "Feb 8, 2020").
  */
-function isMetaLine(block: string): boolean {
+function isMetaLine(block: string, beforeProse: boolean): boolean {
   if (block.length > 100 || block.includes("\n") || STRUCTURED.test(block) || /[.!?]["'»”’)]*$/u.test(block))
     return false;
   if (block.split(/\s+/).length > 14) return false;
   if (BYLINE.test(block) || READING_TIME.test(block)) return true;
   // A date makes a line metadata when the line says so ("Veröffentlicht am …") or is little else; a date
-  // under another label ("Termin: 21.02.2020, 19 Uhr") is content.
+  // under another label ("Termin: 21.02.2020, 19 Uhr") is content. A bare date after the first paragraph
+  // ("Saturday, 14 June 2025" on an event page) is the content's own date, not the article's.
   if (!DATED.test(block)) return false;
-  return PUBLISHED.test(block) || (block.split(/\s+/).length <= 5 && !block.includes(":"));
+  return PUBLISHED.test(block) || (beforeProse && block.split(/\s+/).length <= 5 && !block.includes(":"));
+}
+
+/** A paragraph of running text, longer than a standfirst: not a heading, a list or a short line. */
+function isProse(block: string): boolean {
+  return !/^#{1,6} /.test(block) && !STRUCTURED.test(block) && block.length > 150;
 }
 
 // The byline and the date sit by the headline and the lead: only the first blocks are looked at.
@@ -53,7 +66,9 @@ const META_ZONE = 4;
  * article's body does not open with "By Sarah Yang" or "Pubblicato il 19 Febbraio 2020".
  */
 export function dropLeadingMeta(blocks: string[]): string[] {
-  const kept = blocks.filter((b, i) => i >= META_ZONE || !isMetaLine(b));
+  let firstProse = blocks.findIndex((b) => isProse(b) && !isMetaLine(b, false));
+  if (firstProse < 0) firstProse = blocks.length;
+  const kept = blocks.filter((b, i) => i >= META_ZONE || !isMetaLine(b, i < firstProse));
   return kept.length < blocks.length && kept.join("").length >= 200 ? kept : blocks;
 }
 
