@@ -1,5 +1,6 @@
 import type { AnyNode, Element } from "./dom.js";
 import { isTag, isText } from "./dom.js";
+import { dropInvisible } from "./invisible.js";
 
 const LANG_CLASS = /(?:^|\s)(?:language|lang|highlight|brush|sourcecode)[-_:]\s*([a-z0-9][\w+#.-]*)/i;
 const LINE_BLOCKS = new Set(["div", "p", "li", "tr"]);
@@ -23,7 +24,7 @@ function languageInside(pre: Element): string | undefined {
 }
 
 function codeText(node: AnyNode): string {
-  if (isText(node)) return node.data;
+  if (isText(node)) return dropInvisible(node.data);
   if (!isTag(node)) return "";
   if (node.name === "br") return "\n";
   let out = "";

@@ -2,6 +2,7 @@ import { CREDIT_TAIL } from "./boilerplate-text.js";
 import { renderCodeBlock } from "./code-block.js";
 import type { Element } from "./dom.js";
 import { isTag, isText } from "./dom.js";
+import { dropInvisible } from "./invisible.js";
 import { mathToLatex } from "./math.js";
 import { renderDataTable } from "./table.js";
 
@@ -208,7 +209,7 @@ class MarkdownRenderer {
         return "\n";
       case "img": {
         // A credit ("(Credit: Nasa)") says who took the picture, not what it shows.
-        let alt = el.attribs.alt?.replace(/\s+/g, " ").trim();
+        let alt = el.attribs.alt && dropInvisible(el.attribs.alt).replace(/\s+/g, " ").trim();
         if (alt) alt = alt.replace(CREDIT_TAIL, "").trim();
         if (!alt?.includes(" ") || USELESS_ALT.test(alt)) return "";
         // The same alt text again (a gallery's or a lazy loader's copies) tells the reader nothing new.
@@ -279,13 +280,7 @@ function prefixLines(text: string, first: string, rest: string): string {
     .join("\n");
 }
 
-// Invisible zero-width characters (zero-width space, word joiner, BOM): they glue onto words
-// ("retries\u200b" after a heading's empty permalink) and a reader never sees them. ZWJ/ZWNJ stay: they
-// shape Indic and Arabic script and emoji; soft hyphens stay: they are where words may break (removing
-// them cost 0.001 on the trafilatura set's dev half, whose reference text keeps them).
-const INVISIBLE = /[\u200b\u2060\ufeff]/g;
-
 /** Source newlines in text are spaces; only `<br>` breaks a line. */
 function spaced(data: string): string {
-  return data.replace(INVISIBLE, "").replace(/\s+/g, " ");
+  return dropInvisible(data).replace(/\s+/g, " ");
 }
