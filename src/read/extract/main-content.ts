@@ -160,12 +160,17 @@ export function withSiblings(top: Element, scores: Map<Element, number>, stats: 
     if (a.parent === parent) bestInside.set(a, Math.max(bestInside.get(a) ?? 0, score));
   }
   const out: Element[] = [];
+  // Content that opens with its headline starts there: what stands before it is the page above the article.
+  const headlineFirst = opensWithHeadline(top);
+  let beforeTop = true;
   for (const sib of parent.children) {
     if (!isTag(sib)) continue;
     if (sib === top) {
       out.push(sib);
+      beforeTop = false;
       continue;
     }
+    if (beforeTop && headlineFirst) continue;
     let bonus = 0;
     if (sib.attribs.class && sib.attribs.class === top.attribs.class) bonus += topScore * 0.2;
     const score = scores.get(sib);
@@ -230,6 +235,9 @@ export function leadBefore(first: Element, root: Element, stats: TextStatsIndex)
   for (let level = 0; level < LEAD_LEVELS && at !== root; level++) {
     let prev = at.prev;
     while (prev && (!isTag(prev) || stats.of(prev).chars === 0)) prev = prev.prev;
+    // A lead follows its headline: past the headline is the page above the article (a site notice, a banner).
+    if (opensWithHeadline(at) || (prev && isTag(prev) && /^h[12]$/.test(singleBlock(prev).name)))
+      return undefined;
     if (
       prev &&
       isTag(prev) &&
@@ -242,6 +250,10 @@ export function leadBefore(first: Element, root: Element, stats: TextStatsIndex)
     at = at.parent;
   }
   return undefined;
+}
+
+function opensWithHeadline(el: Element): boolean {
+  return /^h[12]$/.test(el.children.find(isTag)?.name ?? "");
 }
 
 function isLeadParagraph(el: Element, stats: TextStatsIndex): boolean {

@@ -354,6 +354,20 @@ describe("extractMarkdown: selection rules", () => {
     expect(markdown).toContain("Product 5:");
   });
 
+  it("does not take a site notice above the headline for the article's lead", async () => {
+    const notice =
+      "Our offices will be closed on Monday for the public holiday, and orders will ship again on Tuesday.";
+    const { markdown } = await extractMarkdown(
+      page(
+        `<div class="wrap"><div class="notice"><p>${notice}</p></div><div class="story"><h1>Budget review</h1>` +
+          `<div class="lower"><div class="rich">${paragraphs(6, "Body")}</div></div></div></div>`,
+      ),
+      URL,
+    );
+    expect(markdown).toContain("Body 5:");
+    expect(markdown).not.toContain("Our offices will be closed");
+  });
+
   it("keeps a link inside a sentence even when its class names a decoration ('popup')", async () => {
     const { markdown } = await extractMarkdown(
       page(
