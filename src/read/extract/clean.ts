@@ -21,7 +21,9 @@ const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
  * the section's title (an FAQ's question) in the button that opens it.
  */
 function isHeadingToggle(el: Element): boolean {
-  return el.name === "button" && isInside(el, HEADINGS);
+  if (el.name !== "button" || !isInside(el, HEADINGS)) return false;
+  // A disclosure button says what it opens; a heading's other buttons ("Copy link to this section") are controls.
+  return el.attribs["aria-expanded"] !== undefined || el.attribs["aria-controls"] !== undefined;
 }
 
 const CHROME_ROLES = new Set(
@@ -48,7 +50,6 @@ export function cleanTree(doc: Document, mode: "strict" | "loose" = "strict"): v
   const drop: Element[] = [];
   const soft: Candidate[] = [];
   walkElements(doc, (el) => {
-    // The toggle's words stay as the heading's text, no longer a control.
     if (isHeadingToggle(el)) el.name = "span";
     if (JUNK_TAGS.has(el.name) || isHidden(el)) {
       drop.push(el);

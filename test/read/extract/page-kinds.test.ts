@@ -297,6 +297,18 @@ describe("page kinds: rules", () => {
     expect(markdown).toContain("### Do you deliver on Sundays?\n\nYes, between ten and four");
   });
 
+  it("drops a heading's other buttons: a 'copy link' control is not the heading's text", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<main><p>${PROSE}</p><h2>Installation<button class="copy-anchor">Copy link to this section</button></h2>` +
+          `<p>${PROSE}</p></main>`,
+      ),
+      "https://example.org/docs",
+    );
+    expect(markdown).toContain("## Installation");
+    expect(markdown).not.toContain("Copy link");
+  });
+
   it("drops zero-width characters (a heading's empty permalink) but keeps soft hyphens", async () => {
     const { markdown } = await extractMarkdown(
       page(
