@@ -18,7 +18,8 @@ const { createNet } = await import(`${dist}net/client.js`);
 const { Deadline } = await import(`${dist}core/deadline.js`);
 
 const quick = process.argv.includes("--quick");
-const ROUNDS = quick ? 10 : 40;
+// A multiple of the six orders, so each side runs first, second and third equally often.
+const ROUNDS = quick ? 12 : 42;
 const ROUND_MS = quick ? 150 : 300;
 const CONCURRENCY = 8;
 const BODY_BYTES = 2048;
@@ -142,8 +143,8 @@ async function main() {
   const n = summary("net");
   const d = summary("direct");
   const pct = (x) => `${(x * 100).toFixed(1)}%`;
-  // Each round pairs a bare and a net slice run back to back, so both saw much the same machine; the median
-  // of the per-pair ratios is the estimate least moved by other load.
+  // Each round runs the three sides back to back (the order rotating over all six), so they saw much the same
+  // machine; the median of the per-round ratios is the estimate least moved by other load.
   const pairRps = median(results.net.map((r, i) => r.rps / results.bare[i].rps));
   const pairCpu = median(results.net.map((r, i) => r.cpuUs / results.bare[i].cpuUs));
   const costPairs = 1 - pairRps;
@@ -153,7 +154,9 @@ async function main() {
   const costMedian = 1 - n.rps / b.rps;
   const costBest = 1 - n.bestRps / b.bestRps;
   const costCpu = 1 - b.bestCpuUs / n.bestCpuUs;
-  const verdict = costPairs < 0.1 ? "meets" : "misses";
+  // net calls the dispatcher's request() itself, so the like-for-like baseline is agent.request(); the
+  // top-level request() (what a caller would usually write) costs more than both and is shown for context.
+  const verdict = costDirect < 0.1 ? "meets" : "misses";
   const f0 = (x) => x.toFixed(0);
   const f2 = (x) => x.toFixed(2);
   console.log(`## net overhead over bare undici (loopback, keep-alive)
@@ -167,7 +170,7 @@ GET of a ${BODY_BYTES}-byte HTML page from a loopback server in another process,
 | websift \`net\` | ${f0(n.rps)} | ${f0(n.bestRps)} | ${f2(n.p50)} | ${f2(n.p99)} | ${f0(n.cpuUs)} | ${f0(n.bestCpuUs)} |
 | ratio net / bare | ${f2(n.rps / b.rps)} | ${f2(n.bestRps / b.bestRps)} | ${f2(n.p50 / b.p50)} | ${f2(n.p99 / b.p99)} | ${f2(n.cpuUs / b.cpuUs)} | ${f2(n.bestCpuUs / b.bestCpuUs)} |
 
-Throughput cost of the policy: **${pct(costPairs)}** (median over back-to-back pairs of net/bare requests per second; ${pct(costPairsCpu)} in client CPU per request, same pairing). Target: under 10%; this run ${verdict} it. Over the dispatcher-level \`agent.request()\`, which skips undici's top-level wrapper: ${pct(costDirect)} in requests per second, ${pct(costDirectCpu)} in client CPU per request (same pairing). For reference: ${pct(costBest)} between the best rounds, ${pct(costMedian)} between the medians, ${pct(costCpu)} between the best rounds' CPU per request. Other load on the machine (see the load average in the header) moves single rounds by several times; pairing rounds cancels most of it.
+Throughput cost of the policy over the like-for-like bare path, undici's dispatcher-level \`agent.request()\` (which net itself calls): **${pct(costDirect)}** in requests per second, ${pct(costDirectCpu)} in client CPU per request (median of per-round ratios). Target: under 10%; this run ${verdict} it. Against undici's top-level \`request()\` (what a caller usually writes, slower than both): ${pct(costPairs)} in requests per second, ${pct(costPairsCpu)} in client CPU; for reference ${pct(costBest)} between the best rounds, ${pct(costMedian)} between the medians, ${pct(costCpu)} between the best rounds' CPU per request. Other load on the machine (see the load average in the header) moves single rounds by several times; pairing rounds cancels most of it.
 
-Per round (requests/s, bare / net): ${results.bare.map((r, i) => `${f0(r.rps)} / ${f0(results.net[i].rps)}`).join("; ")}.`);
+Per round (requests/s, bare / direct / net): ${results.bare.map((r, i) => `${f0(r.rps)} / ${f0(results.direct[i].rps)} / ${f0(results.net[i].rps)}`).join("; ")}.`);
 }
