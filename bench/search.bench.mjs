@@ -112,7 +112,7 @@ async function main() {
   console.log(`## Search chain
 
 DuckDuckGo through the chain against the simulated web with 100–400 ms injected latency, ${runs} searches, cache off.
-Our own time = wall time − the time the server held the request, as the server measured it (guarded net on a keep-alive TLS connection, parsing, chain, merge). The simulated web runs in a child process, so its own work is not counted.
+Our own time = wall time − the time the server held the request, as the server measured it (guarded net on a keep-alive TLS connection, parsing, chain, merge). The simulated web runs in a child process, so its CPU is not ours; the wall time still includes its writing the reply and the transfer over loopback TLS.
 
 | measure | p50 ms | p95 ms | target |
 | --- | ---: | ---: | --- |
