@@ -1,5 +1,5 @@
-import type { Element } from "./dom.js";
-import { collapseWhitespace, findFirst, removeNode, textContent, walkElements } from "./dom.js";
+import type { AnyNode, Element } from "./dom.js";
+import { collapseWhitespace, findFirst, isTag, removeNode, textContent, walkElements } from "./dom.js";
 import type { TextStatsIndex } from "./text-stats.js";
 
 // Sentences that address the reader about the site rather than the subject: appeals to support, subscribe
@@ -14,7 +14,7 @@ const SUPPORT = new RegExp(
   [
     String.raw`\bif you (?:enjoyed|liked|value|appreciate)(?: reading)? (?:this|our) (?:post|article|story|piece|roundup|content|work|journalism|reporting)\b`,
     String.raw`\b(?:would you|please) consider (?:supporting|donating|subscribing|becoming)\b`,
-    String.raw`${S}(?:please )?support us\b|\bsupport our (?:work|journalism|reporting|mission|newsroom)\b`,
+    String.raw`\bsupport our (?:work|journalism|reporting|mission|newsroom)\b`,
     String.raw`${S}become an? (?:member|patron|supporter|subscriber)\b`,
     String.raw`\bto (?:view|read|continue reading|access) (?:the full|this|the rest of this) (?:story|article)\b[^.!?]{0,40}\b(?:subscribe|log in|sign in|register)`,
     String.raw`\b(?:you(?:'|’)re|you are) already an? (?:subscriber|member)\b`,
@@ -40,7 +40,6 @@ const SIGN_UP = new RegExp(
     String.raw`${S}(?:sign up|subscribe|inscr[íi]bete|abonnez-vous|iscriviti|zapisz się)\b[^.!?]{0,50}newsletter`,
     String.raw`\b(?:abonnieren sie|abonniere|melde dich|melden sie sich|registrieren sie sich)\b[^.!?]{0,50}newsletter`,
     String.raw`${S}newsletter (?:abonnieren|bestellen)\b`,
-    String.raw`\b(?:straight|delivered) to your (?:inbox|phone)\b`,
     String.raw`\bin (?:deinen|euren) posteingang\b`,
     // "Follow us on Facebook and Instagram", "Folgen Sie uns auf Telegram": the site's social accounts.
     String.raw`(?:^|[.!?:;»"“”|]\s*|\b(?:und|and|oder|or|y|et|e|i)\s)(?:follow us|folgen sie uns|folge uns|folgt uns|síguenos|suivez-nous|seguici|obserwuj nas)\b[^.!?]{0,60}\b(?:facebook|twitter|instagram|linkedin|youtube|tiktok|telegram|mastodon|threads|pinterest|whatsapp|bluesky)\b`,
@@ -59,14 +58,11 @@ const NOTICE = new RegExp(
     String.raw`\bles commentaires sont fermés\b|\blos comentarios están cerrados\b|\bi commenti sono chiusi\b|\bkomentarze (?:są )?(?:zamknięte|wyłączone)\b`,
     String.raw`\b(?:sie sind|du bist) (?:aktuell |derzeit |noch )?nicht (?:eingeloggt|angemeldet)\b`,
     String.raw`\byou (?:are|(?:'|’)re) not (?:logged|signed) in\b`,
-    String.raw`\b(?:we|this (?:site|website)) uses? cookies\b|\bwir (?:verwenden|nutzen|setzen) cookies\b|\bdiese (?:website|webseite|seite) (?:verwendet|nutzt) cookies\b`,
-    String.raw`\bkorzystamy z (?:plików )?cookies\b|\b(?:utilizamos|usamos) cookies\b|\bnous utilisons des cookies\b|\butilizziamo (?:i )?cookie\b`,
-    String.raw`\bohne (?:dein|ihr) einverständnis\b`,
     // An author box's link to the author's archive ("View all posts by …").
     String.raw`${S}(?:(?:view|see) all posts by|zeige alle beiträge von|alle beiträge von\b[^.!?]{1,40}\banzeigen|voir tous les articles de|ver todas las entradas de|vedi tutti gli articoli di)\b`,
     // Login and presence widgets: "Passwort vergessen?", "13 Besucher sind online".
     String.raw`\b(?:passwor[dt] vergessen|forgot (?:your )?password|mot de passe oubli|olvidaste (?:tu|su) contraseña|nie pamiętasz hasła|password dimenticata)\b`,
-    String.raw`\b\d+ (?:besucher|gäste|mitglieder|benutzer|users|visitors|guests|members) (?:sind |are |is )?online\b`,
+    String.raw`(?<![\d.,])\d+ (?:besucher|gäste|mitglieder|benutzer|users|visitors|guests|members) (?:sind |are |is )?online\b`,
   ].join("|"),
   "u",
 );
@@ -76,11 +72,11 @@ const DISCLOSURE = new RegExp(
   [
     String.raw`\bwe (?:may )?(?:receive|earn|get) (?:a )?(?:small )?(?:compensation|commission)\b`,
     String.raw`\badvertisers? (?:do not|don(?:'|’)t|does not|doesn(?:'|’)t) influence\b`,
-    String.raw`\b(?:contains|may contain|uses) affiliate links?\b|\bas an amazon associate\b`,
+    String.raw`\b(?:contains|may contain) affiliate links?\b|\bas an amazon associate\b`,
     String.raw`\b(?:opinions|views) expressed (?:here|in this (?:article|post|blog|column)|by (?:the )?(?:author|contributors?))\b`,
     String.raw`\b(?:erhalten|bekommen|verdienen) wir (?:ggf\. |gegebenenfalls |unter umständen |dafür |hierfür )?eine (?:kleine )?provision\b`,
     String.raw`\b(?:affiliate|partner)-?links?\b[^.!?]{0,80}\bprovision\b`,
-    String.raw`\b(?:kennzeichnen wir|sind) mit (?:einem )?(?:sternchen|\*)`,
+    String.raw`\bkennzeichnen wir mit (?:einem )?(?:sternchen|\*)`,
     String.raw`\bgibt (?:nicht )?(?:unbedingt |zwingend |notwendigerweise )?die meinung der redaktion wieder\b`,
     String.raw`\bn(?:'|’)engagent que (?:leurs?|son|ses) auteurs?\b`,
     String.raw`\blas opiniones expresadas\b[^.!?]{0,80}\b(?:son|no)\b`,
@@ -105,24 +101,107 @@ const WIDGET = new RegExp(
   "u",
 );
 
-const APPEAL = [SUPPORT, SIGN_UP, NOTICE, DISCLOSURE, WIDGET];
+// Consent notices: also the subject of a cookie policy, whose paragraphs say "We use cookies to …".
+const COOKIES = new RegExp(
+  [
+    String.raw`\b(?:we|this (?:site|website)) uses? cookies\b|\bwir (?:verwenden|nutzen|setzen) cookies\b|\bdiese (?:website|webseite|seite) (?:verwendet|nutzt) cookies\b`,
+    String.raw`\bkorzystamy z (?:plików )?cookies\b|\b(?:utilizamos|usamos) cookies\b|\bnous utilisons des cookies\b|\butilizziamo (?:i )?cookie\b`,
+  ].join("|"),
+  "u",
+);
+
+// Words that are an appeal or a notice in a box by the article and a report or an instruction in it:
+// "“Support us,” the strikers chanted", "Click “Forgot your password?” below the sign-in button",
+// "Phishing emails go straight to your inbox".
+const CONTEXTUAL = new RegExp(
+  [
+    String.raw`${S}(?:please )?support us\b(?![,!]?["”’])`,
+    String.raw`\bstraight to your (?:inbox|phone)\b`,
+  ].join("|"),
+  "u",
+);
+
+// Consent for embeds in the site's voice: "Wir respektieren deine Privatsphäre und stellen deshalb ohne dein
+// Einverständnis keine Verbindung zu Twitter her."
+const CONSENT = /\bohne (?:dein|ihr) einverständnis\b/u;
+
+// Anywhere in the content: wordings in the site's own voice.
+const APPEAL = [SUPPORT, SIGN_UP, DISCLOSURE, CONSENT];
+// Only in a box with a control (a link, a button, a form field) or by the edges of the article's prose.
+const SITE_NOTICE = [NOTICE, WIDGET, CONTEXTUAL];
+
+// A paragraph this long (whitespace-free characters), mostly unlinked, is the article's running prose.
+const PROSE_CHARS = 150;
+// A cookie policy talks about cookies throughout; a consent notice names them once or twice.
+const COOKIE_TOPIC = 5;
+const CONTROLS = new Set("a input button select textarea form label".split(" "));
 
 // Longer than this, a block is a paragraph of the article that happens to mention such things.
 const MAX_APPEAL_CHARS = 400;
 
-const TEXT_BLOCKS = new Set(
-  "p div li blockquote section aside h1 h2 h3 h4 h5 h6 dd figcaption span strong em b small".split(" "),
-);
+// Block elements only: an inline element ("the link <span>“Forgot your password?”</span> under the form")
+// is part of a sentence, and one that is a block's whole text is tested as that block.
+const TEXT_BLOCKS = new Set("p div li blockquote section aside h1 h2 h3 h4 h5 h6 dd figcaption".split(" "));
+// An inline element that is a whole line of its block (between <br>s) is a block of its own.
+const INLINE = new Set("span strong em b small".split(" "));
+
+function isLine(el: Element): boolean {
+  for (let e: Element | null = el; e && INLINE.has(e.name); e = e.parent && isTag(e.parent) ? e.parent : null)
+    if (!apartFromText(e)) return false;
+  return true;
+}
+
+function apartFromText(el: Element): boolean {
+  const apart = (n: AnyNode | null, step: (n: AnyNode) => AnyNode | null): boolean => {
+    for (; n; n = step(n)) {
+      if (isTag(n)) return n.name === "br";
+      if (collapseWhitespace(textContent(n))) return false;
+    }
+    return true;
+  };
+  return apart(el.prev, (n) => n.prev) && apart(el.next, (n) => n.next);
+}
 const BLOCK_CHILDREN = new Set(
   "p div ul ol table section blockquote pre h1 h2 h3 h4 h5 h6 li figure article aside dl".split(" "),
 );
 
 /** True when a short block of text is an appeal to the reader or a notice about the site. */
-export function isAppeal(text: string): boolean {
+export function isAppeal(text: string, siteNotices = true, cookies = true): boolean {
   if (text.length > MAX_APPEAL_CHARS) return false;
   // The patterns are written in lower case: matching a lower-cased text is ~10× faster than the `i` flag.
   const lower = text.toLowerCase();
-  return APPEAL.some((re) => re.test(lower));
+  if (APPEAL.some((re) => re.test(lower))) return true;
+  if (!siteNotices) return false;
+  return SITE_NOTICE.some((re) => re.test(lower)) || (cookies && COOKIES.test(lower));
+}
+
+/**
+ * Pre-order positions of the content's elements and the span of its running prose: a site notice sits
+ * before the article's first long paragraph or after its last one, or comes with a control.
+ */
+function proseSpan(roots: Element[], stats: TextStatsIndex) {
+  const start = new Map<Element, number>();
+  const end = new Map<Element, number>();
+  let n = 0;
+  let first: Element | undefined;
+  let last: Element | undefined;
+  const number = (el: Element): void => {
+    start.set(el, n++);
+    if (el.name === "p" && stats.of(el).chars >= PROSE_CHARS && stats.linkDensity(el) < 0.2) {
+      first ??= el;
+      last = el;
+    }
+    for (const c of el.children) if (isTag(c)) number(c);
+    end.set(el, n - 1);
+  };
+  for (const root of roots) number(root);
+  return {
+    /** Outside the prose: wholly before the first long paragraph or after the last one. */
+    atEdge(el: Element): boolean {
+      if (!first || !last) return true;
+      return end.get(el)! < start.get(first)! || start.get(el)! > end.get(last)!;
+    },
+  };
 }
 
 /**
@@ -131,15 +210,20 @@ export function isAppeal(text: string): boolean {
  */
 export function dropAppeals(roots: Element[], stats: TextStatsIndex): void {
   const doomed = new Set<Element>();
+  const span = proseSpan(roots, stats);
+  const cookieMentions = roots.reduce((k, r) => k + (textContent(r).match(/cookie/gi)?.length ?? 0), 0);
+  const cookies = cookieMentions < COOKIE_TOPIC;
   const visit = (el: Element): boolean => {
     // Whitespace-free characters bound the text from below: a larger block is not one appeal.
-    if (stats.of(el).chars > MAX_APPEAL_CHARS || !TEXT_BLOCKS.has(el.name)) return true;
+    if (stats.of(el).chars > MAX_APPEAL_CHARS) return true;
+    if (!TEXT_BLOCKS.has(el.name) && !(INLINE.has(el.name) && isLine(el))) return true;
     const text = collapseWhitespace(textContent(el));
     if (text.length > MAX_APPEAL_CHARS) return true;
-    if (!isAppeal(text)) return false;
+    if (!isAppeal(text, true, cookies)) return false;
     // The smallest block holding the appeal goes, not its neighbours.
     if (findFirst(el, (d) => BLOCK_CHILDREN.has(d.name))) return true;
-    doomed.add(el);
+    const notice = span.atEdge(el) || !!findFirst(el, (d) => CONTROLS.has(d.name));
+    if (notice || isAppeal(text, false)) doomed.add(el);
     return false;
   };
   for (const root of roots) if (visit(root)) walkElements(root, visit);

@@ -18,6 +18,12 @@ function article(...inner: string[]): string {
   );
 }
 
+// Site notices (cookies, logins, widgets) go only outside the article's prose or with a control: after the
+// last paragraph here.
+function articleEnd(...inner: string[]): string {
+  return page(`<article><p>${PROSE}</p><p>Second part: ${PROSE}</p>${inner.join("")}</article>`);
+}
+
 const URL = "https://example.org/a";
 
 async function md(html: string): Promise<string> {
@@ -85,9 +91,9 @@ describe("extractMarkdown: appeals to the reader", () => {
 });
 
 describe("extractMarkdown: notices about the page's machinery", () => {
-  it("drops cookie, consent, login and closed-comments notices inside the content", async () => {
+  it("drops cookie, consent, login and closed-comments notices after the article's prose", async () => {
     const out = await md(
-      article(
+      articleEnd(
         "<p>Datenschutz &amp; Cookies: Diese Website verwendet Cookies. Wenn du die Website weiterhin nutzt, stimmst du zu.</p>",
         "<p>Wir respektieren deine Privatsphäre und stellen deshalb ohne dein Einverständnis keine Verbindung zu Twitter her.</p>",
         "<p>Sie sind aktuell nicht eingeloggt.</p>",
@@ -220,9 +226,14 @@ describe("extractMarkdown: furniture lines in parentheses", () => {
 });
 
 describe("extractMarkdown: login and presence widgets", () => {
-  it("drops a login box and a visitors-online counter", async () => {
+  it("drops a login box (with its link, inside the content) and a visitors-online counter (after it)", async () => {
+    const inside = await md(
+      article('<div>Nur für Mitglieder <a href="/pw">Passwort vergessen?</a> Neu anmelden!</div>'),
+    );
+    expect(inside).not.toContain("Passwort vergessen");
+    expect(inside).toContain("Second part:");
     const out = await md(
-      article(
+      articleEnd(
         "<div>Nur für Mitglieder Passwort vergessen? Neu anmelden!</div>",
         "<div>13 Besucher sind online</div>",
       ),
@@ -261,7 +272,7 @@ describe("extractMarkdown: citation templates", () => {
 describe("extractMarkdown: author-archive links and issue promotions", () => {
   it("drops an author box's 'view all posts' line and a current-issue promotion", async () => {
     const out = await md(
-      article(
+      articleEnd(
         "<p>Life is not digital. Zeige alle Beiträge von Cem Basman</p>",
         "<p>Die aktuelle Ausgabe der L-MAG jetzt an jedem Bahnhofskiosk, im Abo und als e-Paper erhältlich.</p>",
       ),
@@ -283,7 +294,7 @@ describe("extractMarkdown: author-archive links and issue promotions", () => {
 describe("extractMarkdown: feedback, rating and comment-count widgets", () => {
   it("drops 'was this helpful', a rating line and a comment count", async () => {
     const out = await md(
-      article(
+      articleEnd(
         "<p>War dieser Artikel hilfreich?</p>",
         "<div>4.5 out of 5 stars (120 ratings)</div>",
         "<div>3 Kommentare</div>",
@@ -361,6 +372,91 @@ describe("extractMarkdown: teaser lines that trail off into a link", () => {
       "Lesen Sie das Kleingedruckte, sagte der Anwalt.",
     ];
     const out = await md(article(...lines.map((s) => `<p>${s}</p>`)));
+    for (const s of lines) expect(out).toContain(s);
+  });
+});
+
+describe("extractMarkdown: sentences that report on appeals, notices and disclosures stay", () => {
+  it("keeps a help page's step about the 'Forgot your password?' link", async () => {
+    const step = "Click “Forgot your password?” below the sign-in button.";
+    const out = await md(
+      article(`<ol><li>Open the sign-in page.</li><li>${step}</li><li>Enter your email.</li></ol>`),
+    );
+    expect(out).toContain("Forgot your password?");
+  });
+
+  it("keeps 'Forgot your password?' quoted inside a long sentence", async () => {
+    const sentence =
+      "The help desk, which answered more than four hundred calls during the week of the migration, told users to look for the familiar controls on the new page, such as the link <span>“Forgot your password?”</span> under the form, and to ignore any email that asked them to confirm their account details by replying with their old password, because the company would never ask for it.";
+    const out = await md(article(`<p>${sentence}</p>`));
+    expect(out).toContain("Forgot your password?");
+  });
+
+  it("keeps a cookie policy's 'We use cookies to …' paragraphs", async () => {
+    const lines = [
+      "We use cookies to remember your language and the items in your basket.",
+      "We use cookies to count visits, so that we can see which pages are read most often.",
+      "This site uses cookies from third parties only when you have agreed to them in the settings.",
+    ];
+    const cookieProse =
+      "Cookies are small text files that a website stores in your browser. Some are needed for the site to work, others help us understand how it is used, and you can delete them at any time in your browser's settings.";
+    const out = await md(
+      page(
+        `<article><h1>Cookie policy</h1><p>${cookieProse}</p>${lines.map((s) => `<p>${s}</p>`).join("")}<p>Second part: ${cookieProse}</p><p>${cookieProse}</p></article>`,
+      ),
+    );
+    for (const s of lines) expect(out).toContain(s);
+  });
+
+  it("keeps sentences about inboxes, quoted appeals, affiliate links, members online and asterisks", async () => {
+    const sentences = [
+      "Phishing emails are delivered to your inbox looking like invoices from suppliers you know.",
+      "“Support us,” the strikers chanted outside the factory gates on Monday.",
+      "Any review site that uses affiliate links must now say so before the first link.",
+      "The forum had 2,000 members online at the peak of the outage, the operators said.",
+      "Gemeinden mit Nachzählung sind mit einem Sternchen markiert.",
+    ];
+    const out = await md(article(...sentences.map((s) => `<p>${s}</p>`)));
+    for (const s of sentences) expect(out).toContain(s);
+  });
+});
+
+describe("extractMarkdown: teaser headings over content", () => {
+  it("keeps a live blog's 'Latest news' section with an unlinked list and a table", async () => {
+    const out = await md(
+      article(
+        "<h2>Latest news</h2><ul><li>Polls closed at 8 pm in all districts</li><li>Turnout stood at 61 percent</li></ul>",
+        "<table><tr><th>Party</th><th>Seats</th></tr><tr><td>Greens</td><td>12</td></tr><tr><td>Liberals</td><td>9</td></tr></table>",
+      ),
+    );
+    expect(out).toContain("Latest news");
+    expect(out).toContain("Turnout stood at 61 percent");
+    expect(out).toContain("Liberals");
+  });
+});
+
+describe("extractMarkdown: dates and name-less 'By' lines in the body", () => {
+  const LEAD =
+    "<p>Follow these expert tips for hydrangea care, whether in a vase or in the ground, for blooms all season.</p>";
+
+  it("keeps an event's date after the first paragraph", async () => {
+    const out = await md(
+      page(`<article><p>${PROSE}</p><p>Saturday, 14 June 2025</p><p>${PROSE}</p></article>`),
+    );
+    expect(out).toContain("Saturday, 14 June 2025");
+  });
+
+  it("keeps lines that open with By, Di or Von but are not bylines", async () => {
+    const lines = [
+      "By Christmas, the club hopes to have its new stadium finished",
+      "Di Maria scores twice as Benfica win the derby",
+      "Von Braun built his first rocket as a teenager",
+    ];
+    const out = await md(
+      page(
+        `<article>${LEAD}${lines.map((s) => `<p>${s}</p>`).join("")}<p>${PROSE}</p><p>${PROSE}</p></article>`,
+      ),
+    );
     for (const s of lines) expect(out).toContain(s);
   });
 });
