@@ -76,6 +76,16 @@ describe("extractMarkdown: appeals to the reader", () => {
     expect(out).toContain("Second part:");
   });
 
+  it("drops an appeal that is a whole line (between <br>s) of a long paragraph, not the rest", async () => {
+    const out = await md(
+      article(
+        `<p><strong>Gefällt dir unser Klettermagazin? Wir haben keine Bezahlschranke.</strong><br><br>Long prose: ${PROSE} ${PROSE}</p>`,
+      ),
+    );
+    expect(out).not.toContain("Klettermagazin");
+    expect(out).toContain("Long prose:");
+  });
+
   it("keeps article sentences that report on support, membership and newsletters", async () => {
     const sentences = [
       "The foundation said it would support independent journalism and become a member of the press council.",
