@@ -7,7 +7,7 @@ import type { TextStatsIndex } from "./text-stats.js";
 // "us", "Sie/du" with the site's action) so that a sentence reporting on such things stays.
 
 // The start of a sentence: where an imperative ("Subscribe …", "Become a member …") addresses the reader.
-const S = String.raw`(?:^|[.!?:;»"“”|]\s*|\+\+\+\s*|[–—-]\s+)`;
+const SENTENCE_START = String.raw`(?:^|[.!?:;»"“”|]\s*|\+\+\+\s*|[–—-]\s+)`;
 
 // Support and subscription appeals, paywall notices.
 const SUPPORT = new RegExp(
@@ -15,7 +15,7 @@ const SUPPORT = new RegExp(
     String.raw`\bif you (?:enjoyed|liked|value|appreciate)(?: reading)? (?:this|our) (?:post|article|story|piece|roundup|content|work|journalism|reporting)\b`,
     String.raw`\b(?:would you|please) consider (?:supporting|donating|subscribing|becoming)\b`,
     String.raw`\bsupport our (?:work|journalism|reporting|mission|newsroom)\b`,
-    String.raw`${S}become an? (?:member|patron|supporter|subscriber)\b`,
+    String.raw`${SENTENCE_START}become an? (?:member|patron|supporter|subscriber)\b`,
     String.raw`\bto (?:view|read|continue reading|access) (?:the full|this|the rest of this) (?:story|article)\b[^.!?]{0,40}\b(?:subscribe|log in|sign in|register)`,
     String.raw`\b(?:you(?:'|’)re|you are) already an? (?:subscriber|member)\b`,
     String.raw`\bwenn (?:ihnen|dir|euch) (?:unser|dieser|der) (?:artikel|beitrag|text) gefallen hat`,
@@ -37,9 +37,9 @@ const SIGN_UP = new RegExp(
   [
     String.raw`\b(?:sign|subscrib|abonn|anmeld|melde|registr|inscri|iscriv|zapisz|join)\p{L}*\b[^.!?]{0,60}\b${OUR}\s+\p{L}*[- ]?newsletter`,
     String.raw`\b${OUR}\s+\p{L}*[- ]?newsletter\b[^.!?]{0,60}\b(?:sign|subscrib|abonn|anmeld|bestell|registr)`,
-    String.raw`${S}(?:sign up|subscribe|inscr[íi]bete|abonnez-vous|iscriviti|zapisz się)\b[^.!?]{0,50}newsletter`,
+    String.raw`${SENTENCE_START}(?:sign up|subscribe|inscr[íi]bete|abonnez-vous|iscriviti|zapisz się)\b[^.!?]{0,50}newsletter`,
     String.raw`\b(?:abonnieren sie|abonniere|melde dich|melden sie sich|registrieren sie sich)\b[^.!?]{0,50}newsletter`,
-    String.raw`${S}newsletter (?:abonnieren|bestellen)\b`,
+    String.raw`${SENTENCE_START}newsletter (?:abonnieren|bestellen)\b`,
     String.raw`\bin (?:deinen|euren) posteingang\b`,
     // "Follow us on Facebook and Instagram", "Folgen Sie uns auf Telegram": the site's social accounts.
     String.raw`(?:^|[.!?:;»"“”|]\s*|\b(?:und|and|oder|or|y|et|e|i)\s)(?:follow us|folgen sie uns|folge uns|folgt uns|síguenos|suivez-nous|seguici|obserwuj nas)\b[^.!?]{0,60}\b(?:facebook|twitter|instagram|linkedin|youtube|tiktok|telegram|mastodon|threads|pinterest|whatsapp|bluesky)\b`,
@@ -59,7 +59,7 @@ const NOTICE = new RegExp(
     String.raw`\b(?:sie sind|du bist) (?:aktuell |derzeit |noch )?nicht (?:eingeloggt|angemeldet)\b`,
     String.raw`\byou (?:are|(?:'|’)re) not (?:logged|signed) in\b`,
     // An author box's link to the author's archive ("View all posts by …").
-    String.raw`${S}(?:(?:view|see) all posts by|zeige alle beiträge von|alle beiträge von\b[^.!?]{1,40}\banzeigen|voir tous les articles de|ver todas las entradas de|vedi tutti gli articoli di)\b`,
+    String.raw`${SENTENCE_START}(?:(?:view|see) all posts by|zeige alle beiträge von|alle beiträge von\b[^.!?]{1,40}\banzeigen|voir tous les articles de|ver todas las entradas de|vedi tutti gli articoli di)\b`,
     // Login and presence widgets: "Passwort vergessen?", "13 Besucher sind online".
     String.raw`\b(?:passwor[dt] vergessen|forgot (?:your )?password|mot de passe oubli|olvidaste (?:tu|su) contraseña|nie pamiętasz hasła|password dimenticata)\b`,
     String.raw`(?<![\d.,])\d+ (?:besucher|gäste|mitglieder|benutzer|users|visitors|guests|members) (?:sind |are |is )?online\b`,
@@ -93,8 +93,8 @@ const WIDGET = new RegExp(
     String.raw`\b(?:was this (?:page|article|post|answer|information) (?:helpful|useful)|did you find this (?:page |article |post )?(?:helpful|useful))\b`,
     String.raw`\b(?:war|ist) (?:diese[rs]?|der|die) (?:artikel|beitrag|seite|text|antwort|information(?:en)?) hilfreich\b`,
     String.raw`\b(?:te|le) (?:ha )?(?:resultado|resultó|fue) útil\b|\bcet article vous a-t-il été utile\b|\bquesto articolo (?:ti )?è stato utile\b|\bczy (?:ten artykuł|ta strona) (?:był[ao]?|jest) pomocn[ya]\b`,
-    String.raw`${S}(?:edit this page|improve this page|suggest an edit|diese seite bearbeiten)\b`,
-    String.raw`${S}(?:rate this (?:article|post|recipe|page)|bewerten sie diese[nr]? (?:artikel|beitrag|rezept|seite)|(?:artikel|beitrag|rezept) bewerten)\b`,
+    String.raw`${SENTENCE_START}(?:edit this page|improve this page|suggest an edit|diese seite bearbeiten)\b`,
+    String.raw`${SENTENCE_START}(?:rate this (?:article|post|recipe|page)|bewerten sie diese[nr]? (?:artikel|beitrag|rezept|seite)|(?:artikel|beitrag|rezept) bewerten)\b`,
     String.raw`\b\d(?:[.,]\d{1,2})? (?:von|out of|of|de|sur|su|z) 5(?: (?:sternen|stars|étoiles|estrellas|stelle|gwiazdek))?\s*\(?\d+ (?:stimmen|bewertungen|votes|ratings|reviews|avis|votos|voti|głosów|ocen)\b`,
     String.raw`^(?:\d+ (?:kommentare?|comments?|antworten|replies|comentarios?|commentaires?|commenti|komentarz[ey]?)|(?:kommentare|comments)(?: insgesamt| total)?:\s*\d+)$`,
   ].join("|"),
@@ -115,7 +115,7 @@ const COOKIES = new RegExp(
 // "Phishing emails go straight to your inbox".
 const CONTEXTUAL = new RegExp(
   [
-    String.raw`${S}(?:please )?support us\b(?![,!]?["”’])`,
+    String.raw`${SENTENCE_START}(?:please )?support us\b(?![,!]?["”’])`,
     String.raw`\bstraight to your (?:inbox|phone)\b`,
   ].join("|"),
   "u",
@@ -166,7 +166,7 @@ const BLOCK_CHILDREN = new Set(
 );
 
 /** True when a short block of text is an appeal to the reader or a notice about the site. */
-export function isAppeal(text: string, siteNotices = true, cookies = true): boolean {
+function isAppeal(text: string, siteNotices = true, cookies = true): boolean {
   if (text.length > MAX_APPEAL_CHARS) return false;
   // The patterns are written in lower case: matching a lower-cased text is ~10× faster than the `i` flag.
   const lower = text.toLowerCase();

@@ -65,7 +65,7 @@ const META_ZONE = 4;
  * Byline, date and reading-time lines among the first blocks, also after the lead (standfirst): an
  * article's body does not open with "By Sarah Yang" or "Pubblicato il 19 Febbraio 2020".
  */
-export function dropLeadingMeta(blocks: string[]): string[] {
+function dropLeadingMeta(blocks: string[]): string[] {
   let firstProse = blocks.findIndex((b) => isProse(b) && !isMetaLine(b, false));
   if (firstProse < 0) firstProse = blocks.length;
   const kept = blocks.filter((b, i) => i >= META_ZONE || !isMetaLine(b, i < firstProse));
