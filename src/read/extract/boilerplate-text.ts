@@ -4,6 +4,7 @@ import {
   collapseWhitespace,
   findAll,
   findFirst,
+  isHeading,
   isTag,
   removeNode,
   textContent,
@@ -147,7 +148,7 @@ function onlyChild(parent: Element, child: Element): boolean {
 function introducesContent(heading: Element, stats: TextStatsIndex): boolean {
   let n = heading.next;
   while (n && !(isTag(n) && stats.of(n).chars)) n = n.next;
-  if (!n || !isTag(n) || /^h[1-6]$/.test(n.name) || isTeaserBlock(n, stats)) return false;
+  if (!n || !isTag(n) || isHeading(n) || isTeaserBlock(n, stats)) return false;
   const text = collapseWhitespace(textContent(n));
   return !MORE_LINKS_HEADING.test(text) && !isListHeading(text);
 }
@@ -164,8 +165,8 @@ function isTeaserBlock(el: Element, stats: TextStatsIndex): boolean {
 }
 
 function isLinkedHeading(el: Element): boolean {
-  if (/^h[1-6]$/.test(el.name)) return !!findFirst(el, (d) => d.name === "a");
-  return el.name === "a" && !!findFirst(el, (d) => /^h[1-6]$/.test(d.name));
+  if (isHeading(el)) return !!findFirst(el, (d) => d.name === "a");
+  return el.name === "a" && !!findFirst(el, (d) => isHeading(d));
 }
 
 /** The link-dense siblings after the heading, up to the next heading or the first block that is not links. */
@@ -173,7 +174,7 @@ function teasersAfter(heading: Element, stats: TextStatsIndex): Element[] {
   const out: Element[] = [];
   for (let n = heading.next; n; n = n.next) {
     if (!isTag(n)) continue;
-    if (/^h[1-6]$/.test(n.name)) break;
+    if (isHeading(n)) break;
     // A teaser's picture has no text: it goes with the links around it.
     if (!stats.of(n).chars) {
       out.push(n);

@@ -1,5 +1,5 @@
 import type { Element } from "./dom.js";
-import { isTag } from "./dom.js";
+import { isHeading, isTag } from "./dom.js";
 
 // Names that mean page furniture whatever else the class list says ("jp-relatedposts",
 // "sharedaddy jp-post-flair"): consent banners, share bars, related-content teasers, author boxes, and a
@@ -39,7 +39,7 @@ export function chromeKind(el: Element): ChromeKind | undefined {
 
 /** A heading named "…-header" ("wprm-recipe-ingredients-header", "section-heading") names itself, not the page's header. */
 function isNamedHeading(el: Element, name: string): boolean {
-  return /^h[1-6]$/.test(el.name) && /\w[-_](?:header|heading)(?:$|\s)/i.test(name);
+  return isHeading(el) && /\w[-_](?:header|heading)(?:$|\s)/i.test(name);
 }
 
 /** Documentation generators name sections after their heading ("sharing-with-a-single-developer"). */
@@ -47,5 +47,5 @@ function isHeadingAnchor(el: Element): boolean {
   const id = el.attribs.id;
   if (!id || id.split(/[-_]/).length < 3) return false;
   const first = el.children.find(isTag);
-  return !!first && /^h[1-6]$/.test(first.name);
+  return !!first && isHeading(first);
 }

@@ -1,6 +1,6 @@
 import { type ChromeKind, chromeKind } from "./chrome-names.js";
 import type { Document, Element } from "./dom.js";
-import { isAncestor, isInside, isTag, isText, removeNode, walkElements } from "./dom.js";
+import { HEADINGS, isAncestor, isInside, isTag, isText, removeNode, walkElements } from "./dom.js";
 import { isHidden } from "./hidden.js";
 import { runningProse } from "./running-prose.js";
 import { TextStatsIndex } from "./text-stats.js";
@@ -13,8 +13,6 @@ const JUNK_TAGS = new Set(
     "datalist dialog link meta base frame frameset audio video source track map title"
   ).split(" "),
 );
-
-const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 
 /**
  * A button inside a heading is the heading's text: the accessible accordion and disclosure pattern puts

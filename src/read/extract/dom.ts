@@ -80,6 +80,12 @@ export function isAncestor(a: Element, el: Element): boolean {
   return false;
 }
 
+export const HEADINGS: ReadonlySet<string> = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+
+export function isHeading(el: Element): boolean {
+  return HEADINGS.has(el.name);
+}
+
 export function isInside(el: Element, names: ReadonlySet<string>): boolean {
   for (let p = el.parent; p && isTag(p); p = p.parent) if (names.has(p.name)) return true;
   return false;

@@ -7,6 +7,7 @@ const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script
 const MAX_RUN = 3;
 const DATE = /\b(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})|\d{4}-\d{2}-\d{2})\b/;
 const STRUCTURED = /^(?:#|[-*+] |\d+[.)] |> |\||```|~~~)/;
+const HEADING_LINE = /^#{1,6} /;
 
 /** A short plain line that is not a sentence: a date, a byline, a label ("Kategorie: News", "Kontakt"). */
 function isStub(block: string): boolean {
@@ -55,7 +56,7 @@ function isMetaLine(block: string, beforeProse: boolean): boolean {
 
 /** A paragraph of running text, longer than a standfirst: not a heading, a list or a short line. */
 function isProse(block: string): boolean {
-  return !/^#{1,6} /.test(block) && !STRUCTURED.test(block) && block.length > 150;
+  return !HEADING_LINE.test(block) && !STRUCTURED.test(block) && block.length > 150;
 }
 
 // The byline and the date sit by the headline and the lead: only the first blocks are looked at.
@@ -77,7 +78,7 @@ function dropLeadingMeta(blocks: string[]): string[] {
  * ("Jetzt teilen!", "About the Author"). A heading that is a sentence (a pull quote) stays.
  */
 function isClosingHeading(block: string): boolean {
-  return /^#{1,6} /.test(block) && block.length <= 100 && !/\.["'»”’)]*$/u.test(block);
+  return HEADING_LINE.test(block) && block.length <= 100 && !/\.["'»”’)]*$/u.test(block);
 }
 
 /**
@@ -114,7 +115,7 @@ function trimLeadingRun(blocks: string[]): string[] {
   for (; start < blocks.length - 1; start++) {
     const block = blocks[start]!;
     if (isStub(block)) stubs.add(start);
-    else if (!/^#{1,6} /.test(block)) break;
+    else if (!HEADING_LINE.test(block)) break;
   }
   const kept = blocks.filter((_, i) => !stubs.has(i));
   // Many short lines in a row are a list written as lines (ingredients, specifications), not furniture.

@@ -1,5 +1,5 @@
 import type { Element } from "./dom.js";
-import { findFirst, isAncestor, isTag, isText, textContent, walkElements } from "./dom.js";
+import { findFirst, isAncestor, isHeading, isTag, isText, textContent, walkElements } from "./dom.js";
 import type { TextStatsIndex } from "./text-stats.js";
 
 // Paragraph-like elements whose text is scored and credited to their ancestors.
@@ -198,7 +198,7 @@ export function withSiblings(top: Element, scores: Map<Element, number>, stats: 
   // A heading belongs with the content that follows it.
   return parent.children.filter(
     (c): c is Element =>
-      isTag(c) && (out.includes(c) || (/^h[1-6]$/.test(c.name) && !!c.next && out.includes(nextTag(c)!))),
+      isTag(c) && (out.includes(c) || (isHeading(c) && !!c.next && out.includes(nextTag(c)!))),
   );
 }
 

@@ -1,5 +1,13 @@
 import type { Element } from "./dom.js";
-import { collapseWhitespace, isAncestor, isTag, removeNode, textContent, walkElements } from "./dom.js";
+import {
+  collapseWhitespace,
+  isAncestor,
+  isHeading,
+  isTag,
+  removeNode,
+  textContent,
+  walkElements,
+} from "./dom.js";
 import { classWeight } from "./main-content.js";
 import { isPrice } from "./price.js";
 import { isDataTable } from "./table.js";
@@ -103,7 +111,7 @@ function isListingTitle(el: Element, stats: TextStatsIndex, rootChars: number): 
   if (!s.headings || !s.chars) return false;
   let inHeadings = 0;
   walkElements(el, (d) => {
-    if (!/^h[1-6]$/.test(d.name)) return true;
+    if (!isHeading(d)) return true;
     inHeadings += stats.of(d).chars;
     return false;
   });
