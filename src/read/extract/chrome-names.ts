@@ -22,6 +22,17 @@ const CONTENT_TOKEN =
 // "commentary" names an opinion piece, not its readers' comments.
 const COMMENTS = /comment(?!ary)|disqus|respond|replies|(?:^|[\s_-])reply(?:$|[\s_-])/i;
 
+// The root each common web media player renders its interface into (video.js and Brightcove, JW Player, Plyr,
+// MediaElement.js, Flowplayer, YouTube's and Yahoo's players). Every word inside is a control, a caption-settings
+// menu ("Font Family: Arial, Georgia…") or an "up next" teaser; a rendered page is full of them.
+const MEDIA_PLAYER =
+  /(?:^|\s)(?:video-js|jwplayer|plyr|mejs__container|mejs-container|flowplayer|html5-video-player|yvp-content)(?:\s|$)/;
+
+/** A media player's own interface: never the page's content, whatever it holds. */
+export function isMediaPlayer(el: Element): boolean {
+  return !!el.attribs.class && MEDIA_PLAYER.test(el.attribs.class);
+}
+
 export type ChromeKind = "chrome" | "comments";
 
 /** What an element's class and id say about it, if they name page chrome or a comment section. */

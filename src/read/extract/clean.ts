@@ -1,4 +1,4 @@
-import { type ChromeKind, chromeKind } from "./chrome-names.js";
+import { type ChromeKind, chromeKind, isMediaPlayer } from "./chrome-names.js";
 import type { Document, Element } from "./dom.js";
 import { HEADINGS, isAncestor, isInside, isTag, isText, removeNode, walkElements } from "./dom.js";
 import { isHidden } from "./hidden.js";
@@ -49,7 +49,7 @@ export function cleanTree(doc: Document, mode: "strict" | "loose" = "strict"): v
   const soft: Candidate[] = [];
   walkElements(doc, (el) => {
     if (isHeadingToggle(el)) el.name = "span";
-    if (JUNK_TAGS.has(el.name) || isHidden(el)) {
+    if (JUNK_TAGS.has(el.name) || isHidden(el) || isMediaPlayer(el)) {
       drop.push(el);
       return false;
     }

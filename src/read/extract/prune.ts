@@ -54,9 +54,32 @@ export function pruneContent(
     });
     blocks.reverse();
     for (const el of blocks)
-      if (!chosen.some((c) => c === el || isAncestor(el, c)) && looksLikeWidget(el, scores, stats, rootChars))
+      if (
+        !chosen.some((c) => c === el || isAncestor(el, c)) &&
+        ((!chosen.some((c) => isAncestor(c, el)) && isTeaserRun(el, stats)) ||
+          looksLikeWidget(el, scores, stats, rootChars))
+      )
         removeNode(el);
   }
+}
+
+/**
+ * A run of at least four items built alike, each a linked heading over a few lines (a stream of story teasers),
+ * outside the chosen content (a wider region was taken around it): more stories, not more of this one. A
+ * listing that is the page's content holds the chosen container or lies inside it.
+ */
+function isTeaserRun(el: Element, stats: TextStatsIndex): boolean {
+  const items = el.children.filter((c): c is Element => isTag(c) && stats.of(c).chars > 0);
+  if (items.length < 4) return false;
+  const first = items[0]!;
+  return items.every(
+    (c) =>
+      c.name === first.name &&
+      sameKind(c, first) &&
+      stats.of(c).headings > 0 &&
+      stats.of(c).linkChars > 0 &&
+      stats.of(c).chars <= 600,
+  );
 }
 
 function looksLikeWidget(

@@ -446,4 +446,60 @@ describe("extractMarkdown: selection rules", () => {
     expect(markdown).not.toContain("Credit");
     expect(markdown).toContain("The launch pad at dawn");
   });
+
+  it("drops a media player's interface: controls, caption settings and 'up next' are not the page", async () => {
+    const player =
+      '<div class="video-js vjs-fluid"><div class="vjs-control-bar"><span>Play</span><span>Mute</span></div>' +
+      '<div class="vjs-text-track-settings"><p>Beginning of dialog window. Escape will cancel and close the window.</p>' +
+      "<ul><li>Proportional Sans-Serif</li><li>Monospace Sans-Serif</li><li>Casual</li></ul></div>" +
+      '<div class="vjs-up-next"><p>Up next: the committee explains its timeline in a short interview.</p></div></div>';
+    const { markdown } = await extractMarkdown(
+      page(`<article><p>${PROSE}</p>${player}<p>Then: ${PROSE}</p><p>${PROSE}</p></article>`),
+      URL,
+    );
+    expect(markdown).not.toMatch(/dialog window|Sans-Serif|Up next|Mute/);
+    expect(markdown).toContain("Then: The committee met");
+  });
+
+  describe("a stream of story teasers beside an article", () => {
+    const article = `<section class="story">${paragraphs(10, "Story")}</section>`;
+    const summary = "A short summary of another story, written to draw the reader on to it, with one detail.";
+    const teasers = (linked: boolean) =>
+      Array.from({ length: 8 }, (_, i) => {
+        const title = linked ? `<a href="/story-${i}">Another story number ${i}</a>` : `Step number ${i}`;
+        return `<li class="stream-item"><h3>${title}</h3><p>${summary} ${summary} ${summary} ${summary}</p></li>`;
+      }).join("");
+
+    // A stream the page's script fills, a few wrappers below the column it shares with the article.
+    const applet = (items: string) =>
+      `<div class="remote"><div class="applet"><div class="app-body"><div class="app-main"><ul class="stream">${items}</ul></div></div></div></div>`;
+
+    it("is dropped: more stories, not more of this one", async () => {
+      const { markdown } = await extractMarkdown(
+        page(`<div id="main">${article}${applet(teasers(true))}</div>`),
+        URL,
+      );
+      expect(markdown).toContain("Story 9: The committee met");
+      expect(markdown).not.toContain("Another story number");
+      expect(markdown).not.toContain("A short summary");
+    });
+
+    it("stays when its headings link nowhere (a recipe's steps, a guide's parts)", async () => {
+      const { markdown } = await extractMarkdown(
+        page(`<div id="main">${article}${applet(teasers(false))}</div>`),
+        URL,
+      );
+      expect(markdown).toContain("Step number 7");
+    });
+
+    it("stays when it is the page's listing under a short introduction (a category page)", async () => {
+      const { markdown } = await extractMarkdown(
+        page(
+          `<div id="main"><section class="intro"><p>${PROSE}</p></section><ul class="stream">${teasers(true)}</ul></div>`,
+        ),
+        URL,
+      );
+      expect(markdown).toContain("Another story number 7");
+    });
+  });
 });
