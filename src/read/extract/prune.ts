@@ -123,9 +123,18 @@ function looksLikeWidget(
   )
     return true;
   const density = stats.linkDensity(el);
+  // A list nested in an item that has words of its own is that item's sub-points (a release note's bug links
+  // under its feature), not a block of navigation.
+  if (isList && isSubList(el, stats)) return false;
   if (weight < 25 && density > (isList ? 0.8 : 0.33)) return true;
   if (weight >= 25 && density > 0.6) return true;
   return false;
+}
+
+function isSubList(list: Element, stats: TextStatsIndex): boolean {
+  const item = list.parent;
+  if (!item || !isTag(item) || item.name !== "li") return false;
+  return stats.of(item).chars - stats.of(list).chars >= 3 && stats.linkDensity(item) < 1;
 }
 
 /** A wrapper holding only a heading, inside one of a run of items built alike that hold most of the text. */

@@ -461,6 +461,27 @@ describe("extractMarkdown: selection rules", () => {
     expect(markdown).toContain("Then: The committee met");
   });
 
+  it("keeps a list of links nested under an item with words of its own (a release note's bug links)", async () => {
+    const bugs = [
+      "Fullscreen window is affected by switching video source",
+      "Add telemetry for tracking usage",
+    ]
+      .map((t, i) => `<li><a href="/bug/${i}">Bug ${i} – ${t}</a></li>`)
+      .join("");
+    const menu = ["Overview", "Downloads", "Support"]
+      .map((t) => `<li><a href="/${t}">${t}</a></li>`)
+      .join("");
+    const { markdown } = await extractMarkdown(
+      page(
+        `<article><p>${PROSE}</p><ul><li>Picture-in-Picture fixes landed this week:<ul>${bugs}</ul></li>` +
+          `<li><a href="/products">Products</a><ul>${menu}</ul></li></ul><p>${PROSE}</p></article>`,
+      ),
+      URL,
+    );
+    expect(markdown).toContain("Bug 1 – Add telemetry for tracking usage");
+    expect(markdown).not.toContain("Downloads");
+  });
+
   describe("a stream of story teasers beside an article", () => {
     const article = `<section class="story">${paragraphs(10, "Story")}</section>`;
     const summary = "A short summary of another story, written to draw the reader on to it, with one detail.";
