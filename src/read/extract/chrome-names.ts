@@ -11,9 +11,10 @@ const STRONG =
 const WEAK =
   /combx|(?:^|[\s_-])(?:header|footer|masthead|menu|navbar|nav|navigation|pagination|pager|toolbar|rss|shoutbox|skyscraper|login|signup|remark|meta)(?:$|[\s_-])/i;
 const CONTENT_HINT = /article|body|content|main|post|entry|story|text|blog|thread|mathjax/i;
-// The header of a part of the content ("card-header", "accordion-heading": an FAQ's question), not the page's.
+// The header of a part of the content ("card-header", "accordion-heading": an FAQ's question; "product-header": a
+// product's name and description), not the page's.
 const PART_HEADER =
-  /(?:^|\s)(?:card|panel|accordion|collaps\w*|tab|toggle|faq|question|answer|item|section|block|box|list|table|module)[-_]?(?:header|heading|footer)(?:$|\s)/i;
+  /(?:^|\s)(?:card|panel|accordion|collaps\w*|tab|toggle|faq|question|answer|item|section|block|box|list|table|module|product|recipe|event)[-_]?(?:header|heading|footer)(?:$|\s)/i;
 
 // A class list that names the content container itself ("entry-content no-share") is content.
 const CONTENT_TOKEN =

@@ -299,6 +299,20 @@ describe("extractMarkdown: selection rules", () => {
     expect(markdown).not.toContain("Site name and slogan");
   });
 
+  it("keeps a product's header: its name and description are the product's, not the page's header", async () => {
+    const description =
+      "Qualità Oro was the first blend of the house, a mix of six Arabica varieties from Central and South America.";
+    const { markdown } = await extractMarkdown(
+      page(
+        `<div class="header">Shop name and slogan</div><div class="product-header"><div class="text"><p>${description}</p></div></div>` +
+          `<div class="product-details">${paragraphs(3, "Details")}</div>`,
+      ),
+      URL,
+    );
+    expect(markdown).toContain("Qualità Oro was the first blend");
+    expect(markdown).not.toContain("Shop name and slogan");
+  });
+
   it("keeps a lead paragraph in its own wrapper beside the article body", async () => {
     const lead =
       "The lead says what the story is about and why readers should go on before the body of the report begins.";
