@@ -61,7 +61,10 @@ const POSITIVE =
 const NEGATIVE =
   /-ad-|^hid$| hid$| hid |^hid |banner|combx|contact|foot|footer|footnote|gdpr|masthead|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|teaser|recommend|navigation|menu|breadcrumb/i;
 
-/** Readability's class/id weight: names are weak but cheap evidence. */
+/**
+ * Readability's class/id weight: names are weak but cheap evidence. Schema.org's `articleBody`, and less so a
+ * `description` (a product's, an offer's), are the publisher saying where the content is.
+ */
 export function classWeight(el: Element): number {
   let w = 0;
   for (const name of [el.attribs.class, el.attribs.id]) {
@@ -70,6 +73,7 @@ export function classWeight(el: Element): number {
     if (POSITIVE.test(name)) w += 25;
   }
   if (el.attribs.itemprop === "articleBody") w += 50;
+  else if (el.attribs.itemprop === "description") w += 25;
   return w;
 }
 

@@ -313,6 +313,18 @@ describe("extractMarkdown: selection rules", () => {
     expect(markdown).not.toContain("Shop name and slogan");
   });
 
+  it("prefers the block marked as the product's description (schema.org itemprop) over an equal block beside it", async () => {
+    const doc = parseHtml(
+      page(
+        `<div class="col-a"><div class="info">${paragraphs(3, "Alpha")}</div></div>` +
+          `<div class="col-b"><div itemprop="description">${paragraphs(3, "Gamma")}</div></div>`,
+      ),
+    );
+    const body = findFirst(doc, (el) => el.name === "body")!;
+    const stats = new TextStatsIndex(body);
+    expect(topCandidate(body, scoreContainers(body, stats))?.attribs.itemprop).toBe("description");
+  });
+
   it("keeps a lead paragraph in its own wrapper beside the article body", async () => {
     const lead =
       "The lead says what the story is about and why readers should go on before the body of the report begins.";
