@@ -4,13 +4,15 @@ import { isHeading, isTag } from "./dom.js";
 // Names that mean page furniture whatever else the class list says ("jp-relatedposts",
 // "sharedaddy jp-post-flair"): consent banners, share bars, related-content teasers, author boxes, and a
 // forum user's signature (the same lines under each of their posts, about the writer, not the thread).
+// "cmp-" is a consent platform's prefix, and also Adobe AEM's for its core components: "cmp-text" and "cmp-title"
+// are the content itself.
 const STRONG =
-  /cookie|consent|gdpr|onetrust|didomi|\bcmp-|share|sharing|social|newsletter|subscri|paywall|advert|(?:^|\s)(?:ads?|ads?[-_]\w+)(?:$|\s)|ad-?slot|sponsor|promo|popup|modal|skip-?link|print-?only|related|breadcrumb|sidebar|author-?(?:box|bio|info|desc|card|profile|container)|(?:^|[\s_-])bio(?:$|[\s_-])|about-?(?:the-?)?author|upsell|cross-?sell|recommend|more-?(?:stories|articles|posts)|(?:next|prev|previous)-?(?:post|story|article)|post-?nav|(?:^|[\s_-])cta(?:$|[\s_-])|rating|byline|(?:entry|post|article)-?(?:meta|footer|tags|info)|tag-?(?:list|cloud)|(?:^|\s)tags(?:\s|$)|caption|(?:photo|image|img|bild)-?(?:credit|source|copyright)|credits?(?:$|\s)|(?:^|[\s_-])(?:copyright|disclaimer)(?:$|[\s_-])|(?:^|\s)(?:[a-z]+-)?signature(?:container)?(?:\s|$)|(?:^|[\s_-])(?:user-?(?:info|details|card|profile)|post-?profile)(?:$|[\s_-])/i;
+  /cookie|consent|gdpr|onetrust|didomi|\bcmp-(?!(?:text|title|image|teaser|list|accordion|tabs|carousel|embed|container|contentfragment|experiencefragment|download|table|separator)\b)|share|sharing|social|newsletter|subscri|paywall|advert|(?:^|\s)(?:ads?|ads?[-_]\w+)(?:$|\s)|ad-?slot|sponsor|promo|popup|modal|skip-?link|print-?only|related|breadcrumb|sidebar|author-?(?:box|bio|info|desc|card|profile|container)|(?:^|[\s_-])bio(?:$|[\s_-])|about-?(?:the-?)?author|upsell|cross-?sell|recommend|more-?(?:stories|articles|posts)|(?:next|prev|previous)-?(?:post|story|article)|post-?nav|(?:^|[\s_-])cta(?:$|[\s_-])|rating|byline|(?:entry|post|article)-?(?:meta|footer|tags|info)|tag-?(?:list|cloud)|(?:^|\s)tags(?:\s|$)|caption|(?:photo|image|img|bild)-?(?:credit|source|copyright)|credits?(?:$|\s)|(?:^|[\s_-])(?:copyright|disclaimer)(?:$|[\s_-])|(?:^|\s)(?:[a-z]+-)?signature(?:container)?(?:\s|$)|(?:^|[\s_-])(?:user-?(?:info|details|card|profile)|post-?profile)(?:$|[\s_-])/i;
 
 // Readability's "unlikely candidates": overruled when the same name also says content.
 const WEAK =
   /combx|(?:^|[\s_-])(?:header|footer|masthead|menu|navbar|nav|navigation|pagination|pager|toolbar|rss|shoutbox|skyscraper|login|signup|remark|meta)(?:$|[\s_-])/i;
-const CONTENT_HINT = /article|body|content|main|post|entry|story|text|blog|thread|mathjax/i;
+const CONTENT_HINT = /article|body|content|main|post|entry|story|text|blog|thread|mathjax|recipe/i;
 // The header of a part of the content ("card-header", "accordion-heading": an FAQ's question; "product-header": a
 // product's name and description), not the page's.
 const PART_HEADER =

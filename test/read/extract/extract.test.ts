@@ -186,6 +186,35 @@ describe("extractMarkdown: page chrome", () => {
     expect(markdown).toContain("## Sharing with a single developer\n");
   });
 
+  it("keeps Adobe AEM's text components (cmp-text) but drops a consent platform's banner (cmp-banner)", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<main><div class="intro"><p>${PROSE}</p><p>${PROSE}</p></div>` +
+          [1, 2, 3]
+            .map(
+              (i) =>
+                `<div class="cmp-title"><h2>Part ${i}</h2></div><div class="cmp-text"><p>Heat pumps ${i}: ${PROSE}</p></div>`,
+            )
+            .join("") +
+          '<div class="cmp-banner"><p>We and our partners store and access information on your device.</p></div></main>',
+      ),
+      "https://www.example.de/heat-pumps",
+    );
+    expect(markdown).toContain("Heat pumps 3: The committee met");
+    expect(markdown).not.toContain("our partners store");
+  });
+
+  it("keeps a recipe's meta line (servings, times): on a recipe it is content", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<article><p>${PROSE}</p><p class="recipe-header__meta"><span>Serves 12</span> <span>Baking time about 40 minutes</span></p>` +
+          `<p>${PROSE}</p><p>${PROSE}</p></article>`,
+      ),
+      "https://www.example.de/recipe",
+    );
+    expect(markdown).toContain("Baking time about 40 minutes");
+  });
+
   it("keeps a forum thread whose posts are named like comments", async () => {
     const posts = Array.from(
       { length: 6 },
