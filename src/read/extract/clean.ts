@@ -1,6 +1,17 @@
 import { type ChromeKind, chromeKind, isMediaPlayer } from "./chrome-names.js";
 import type { Document, Element } from "./dom.js";
-import { HEADINGS, isAncestor, isInside, isTag, isText, removeNode, walkElements } from "./dom.js";
+import {
+  collapseWhitespace,
+  findFirst,
+  HEADINGS,
+  isAncestor,
+  isInside,
+  isTag,
+  isText,
+  removeNode,
+  textContent,
+  walkElements,
+} from "./dom.js";
 import { isHidden } from "./hidden.js";
 import { runningProse } from "./running-prose.js";
 import { TextStatsIndex } from "./text-stats.js";
@@ -59,6 +70,7 @@ export function cleanTree(doc: Document, mode: "strict" | "loose" = "strict"): v
       drop.push(el);
       return false;
     }
+    if (isHeadlineHeader(el)) return true;
     if (
       el.name === "footer" ||
       (el.name === "header" && !isInside(el, PAGE_SECTIONS)) ||
@@ -76,6 +88,37 @@ export function cleanTree(doc: Document, mode: "strict" | "loose" = "strict"): v
   for (const el of drop) removeNode(el);
   if (soft.length) removeChrome(doc, soft);
 }
+
+const HEADER_NAME = /head/i;
+
+/**
+ * A header that holds the page's headline (an `<h1>` of words, not a linked logo) and a lead or subtitle heads
+ * the article ("standfirst", dateline), while a site's header holds a logo and menus.
+ */
+function isHeadlineHeader(el: Element): boolean {
+  if (el.name !== "header" && !HEADER_NAME.test(`${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`))
+    return false;
+  const h1 = findFirst(el, (d) => d.name === "h1");
+  if (!h1) return false;
+  const text = collapseWhitespace(textContent(h1));
+  let linked = 0;
+  walkElements(h1, (d) => {
+    if (d.name !== "a") return true;
+    linked += collapseWhitespace(textContent(d)).length;
+    return false;
+  });
+  if (text.length < 20 || linked >= text.length / 2) return false;
+  // Beside it, a lead or subtitle of a sentence's length.
+  return !!findFirst(
+    el,
+    (d) =>
+      (d.name === "p" || d.name === "h2") &&
+      !isInside(d, LINKS) &&
+      collapseWhitespace(textContent(d)).length >= 60,
+  );
+}
+
+const LINKS = new Set(["a", "nav"]);
 
 /**
  * Names are hints; the text they would take away decides. A wrapper named

@@ -215,6 +215,21 @@ describe("extractMarkdown: page chrome", () => {
     expect(markdown).toContain("Baking time about 40 minutes");
   });
 
+  it("keeps an article's own header (headline and standfirst) outside <article>, and drops the site's header", async () => {
+    const standfirst =
+      "The council agreed a new budget after a long night, and the opposition says it will take the plan to court.";
+    const { markdown } = await extractMarkdown(
+      page(
+        '<header class="site-header"><h1><a href="/">The Daily Example, news since 1901</a></h1><p>Your local paper for the county and the towns around it since 1901</p></header>' +
+          `<div class="wrap"><header class="m-intro-header"><h1>Council agrees budget after a long night</h1><p class="lead">${standfirst}</p></header>` +
+          `<div class="body"><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p></div></div>`,
+      ),
+      "https://news.example/budget",
+    );
+    expect(markdown).toContain("The council agreed a new budget after a long night");
+    expect(markdown).not.toContain("Your local paper");
+  });
+
   it("keeps a forum thread whose posts are named like comments", async () => {
     const posts = Array.from(
       { length: 6 },
