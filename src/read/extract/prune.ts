@@ -53,13 +53,12 @@ export function pruneContent(
       return el.name !== "pre";
     });
     blocks.reverse();
-    for (const el of blocks)
-      if (
-        !chosen.some((c) => c === el || isAncestor(el, c)) &&
-        ((!chosen.some((c) => isAncestor(c, el)) && isTeaserRun(el, stats)) ||
-          looksLikeWidget(el, scores, stats, rootChars))
-      )
+    for (const el of blocks) {
+      if (chosen.some((c) => c === el || isAncestor(el, c))) continue;
+      const outsideChosen = !chosen.some((c) => isAncestor(c, el));
+      if ((outsideChosen && isTeaserRun(el, stats)) || looksLikeWidget(el, scores, stats, rootChars))
         removeNode(el);
+    }
   }
 }
 
