@@ -325,6 +325,17 @@ describe("extractMarkdown: selection rules", () => {
     expect(topCandidate(body, scoreContainers(body, stats))?.attribs.itemprop).toBe("description");
   });
 
+  it("reads 'no_caption' as an item without a caption, not as a caption", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<article><div class="list_item image_item no_caption"><h2>The mother of a student has described how her daughter was burning up from within.</h2><img src="a.jpg" alt=""></div>` +
+          `${paragraphs(4, "Body")}</article>`,
+      ),
+      URL,
+    );
+    expect(markdown).toContain("The mother of a student");
+  });
+
   it("keeps a lead paragraph in its own wrapper beside the article body", async () => {
     const lead =
       "The lead says what the story is about and why readers should go on before the body of the report begins.";
