@@ -4,10 +4,10 @@ import { isHeading, isTag } from "./dom.js";
 // Names that mean page furniture whatever else the class list says ("jp-relatedposts",
 // "sharedaddy jp-post-flair"): consent banners, share bars, related-content teasers, author boxes, and a
 // forum user's signature (the same lines under each of their posts, about the writer, not the thread).
-// "no_caption" says an item has none. "cmp-" is a consent platform's prefix, and also Adobe AEM's for its core components: "cmp-text" and "cmp-title"
-// are the content itself.
+// "cmp-" is a consent platform's prefix, and also Adobe AEM's for its core components: "cmp-text" and
+// "cmp-title" are the content itself.
 const STRONG =
-  /cookie|consent|gdpr|onetrust|didomi|\bcmp-(?!(?:text|title|image|teaser|list|accordion|tabs|carousel|embed|container|contentfragment|experiencefragment|download|table|separator)\b)|share|sharing|social|newsletter|subscri|paywall|advert|(?:^|\s)(?:ads?|ads?[-_]\w+)(?:$|\s)|ad-?slot|sponsor|promo|popup|modal|skip-?link|print-?only|related|breadcrumb|sidebar|author-?(?:box|bio|info|desc|card|profile|container)|(?:^|[\s_-])bio(?:$|[\s_-])|about-?(?:the-?)?author|upsell|cross-?sell|recommend|more-?(?:stories|articles|posts)|(?:next|prev|previous)-?(?:post|story|article)|post-?nav|(?:^|[\s_-])cta(?:$|[\s_-])|rating|byline|(?:entry|post|article)-?(?:meta|footer|tags|info)|tag-?(?:list|cloud)|(?:^|\s)tags(?:\s|$)|(?<!no[-_]?)caption|(?:photo|image|img|bild)-?(?:credit|source|copyright)|credits?(?:$|\s)|(?:^|[\s_-])(?:copyright|disclaimer)(?:$|[\s_-])|(?:^|\s)(?:[a-z]+-)?signature(?:container)?(?:\s|$)|(?:^|[\s_-])(?:user-?(?:info|details|card|profile)|post-?profile)(?:$|[\s_-])/i;
+  /cookie|consent|gdpr|onetrust|didomi|\bcmp-(?!(?:text|title|image|teaser|list|accordion|tabs|carousel|embed|container|contentfragment|experiencefragment|download|table|separator)\b)|share|sharing|social|newsletter|subscri|paywall|advert|(?:^|\s)(?:ads?|ads?[-_]\w+)(?:$|\s)|ad-?slot|sponsor|promo|popup|modal|skip-?link|print-?only|related|breadcrumb|sidebar|author-?(?:box|bio|info|desc|card|profile|container)|(?:^|[\s_-])bio(?:$|[\s_-])|about-?(?:the-?)?author|upsell|cross-?sell|recommend|more-?(?:stories|articles|posts)|(?:next|prev|previous)-?(?:post|story|article)|post-?nav|(?:^|[\s_-])cta(?:$|[\s_-])|rating|byline|(?:entry|post|article)-?(?:meta|footer|tags|info)|tag-?(?:list|cloud)|(?:^|\s)tags(?:\s|$)|caption|(?:photo|image|img|bild)-?(?:credit|source|copyright)|credits?(?:$|\s)|(?:^|[\s_-])(?:copyright|disclaimer)(?:$|[\s_-])|(?:^|\s)(?:[a-z]+-)?signature(?:container)?(?:\s|$)|(?:^|[\s_-])(?:user-?(?:info|details|card|profile)|post-?profile)(?:$|[\s_-])/i;
 
 // Readability's "unlikely candidates": overruled when the same name also says content.
 const WEAK =
@@ -36,6 +36,8 @@ export function isMediaPlayer(el: Element): boolean {
   return !!el.attribs.class && MEDIA_PLAYER.test(el.attribs.class);
 }
 
+const MODIFIER = /(?:^|\s)(?:no|has|with|without|hide|show)[-_]\S*/gi;
+
 export type ChromeKind = "chrome" | "comments";
 
 /** What an element's class and id say about it, if they name page chrome or a comment section. */
@@ -43,7 +45,8 @@ export function chromeKind(el: Element): ChromeKind | undefined {
   const cls = el.attribs.class;
   const id = isHeadingAnchor(el) ? undefined : el.attribs.id;
   if (!cls && !id) return undefined;
-  const name = `${cls ?? ""} ${id ?? ""}`;
+  // A layout modifier ("no-sidebar", "has-comments", "without-share") describes the page around, not the element.
+  const name = `${cls ?? ""} ${id ?? ""}`.replace(MODIFIER, " ");
   if (COMMENTS.test(name)) return "comments";
   if (STRONG.test(name)) return cls?.split(/\s+/).some((t) => CONTENT_TOKEN.test(t)) ? undefined : "chrome";
   if (WEAK.test(name) && !CONTENT_HINT.test(name) && !PART_HEADER.test(name) && !isNamedHeading(el, name))
