@@ -58,6 +58,14 @@ const NOTICE = new RegExp(
     String.raw`\bles commentaires sont fermés\b|\blos comentarios están cerrados\b|\bi commenti sono chiusi\b|\bkomentarze (?:są )?(?:zamknięte|wyłączone)\b`,
     String.raw`\b(?:sie sind|du bist) (?:aktuell |derzeit |noch )?nicht (?:eingeloggt|angemeldet)\b`,
     String.raw`\byou (?:are|(?:'|’)re) not (?:logged|signed) in\b`,
+    // "Log in to comment" in the words WordPress, Drupal and forum software print under a thread.
+    String.raw`\byou (?:must|need to) (?:be )?(?:logged|signed) in to (?:post|leave|write|add|reply|comment)\b`,
+    String.raw`\b(?:log|sign) in (?:or register )?to (?:post|leave|write|add) (?:a )?comments?\b`,
+    String.raw`\b(?:sie müssen|du musst) (?:sich |dich )?(?:eingeloggt|angemeldet|einloggen|anmelden)(?: sein)?,? um\b`,
+    String.raw`\bvous devez être connecté(?:e)? pour (?:publier|poster|laisser|rédiger)\b`,
+    String.raw`\bdebes (?:estar conectado|iniciar sesión) para (?:publicar|dejar|escribir)\b`,
+    String.raw`\bdevi essere connesso per (?:inviare|pubblicare|lasciare)\b`,
+    String.raw`\bmusisz być zalogowany,? aby\b`,
     // An author box's link to the author's archive ("View all posts by …").
     String.raw`${SENTENCE_START}(?:(?:view|see) all posts by|zeige alle beiträge von|alle beiträge von\b[^.!?]{1,40}\banzeigen|voir tous les articles de|ver todas las entradas de|vedi tutti gli articoli di)\b`,
     // Login and presence widgets: "Passwort vergessen?", "13 Besucher sind online".

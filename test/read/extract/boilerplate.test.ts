@@ -108,8 +108,14 @@ describe("extractMarkdown: notices about the page's machinery", () => {
         "<p>Wir respektieren deine Privatsphäre und stellen deshalb ohne dein Einverständnis keine Verbindung zu Twitter her.</p>",
         "<p>Sie sind aktuell nicht eingeloggt.</p>",
         "<p>Comments are closed.</p>",
+        "<h3>Sie müssen sich einloggen, um sich an einer Diskussion beteiligen zu können.</h3>",
+        "<p>You must be logged in to post a comment.</p>",
+        "<p>Vous devez être connecté pour publier un commentaire.</p>",
       ),
     );
+    expect(out).not.toContain("einloggen");
+    expect(out).not.toContain("logged in to post");
+    expect(out).not.toContain("connecté");
     expect(out).not.toContain("Cookies");
     expect(out).not.toContain("Einverständnis");
     expect(out).not.toContain("eingeloggt");
@@ -121,6 +127,8 @@ describe("extractMarkdown: notices about the page's machinery", () => {
       "Regulators found that many shops use cookies without asking, and the fines were raised.",
       "Der Arzt handelte ohne das Einverständnis der Patientin, urteilte das Gericht.",
       "The attackers were not logged in when the data left the server, investigators said.",
+      "Wer mitreden will, muss sich einloggen: Sie müssen sich einloggen, um abzustimmen, erklärte der Verein.",
+      "Members said you need to be logged in to post on the old board, which kept spammers out for years.",
     ];
     const out = await md(article(...sentences.map((s) => `<p>${s}</p>`)));
     for (const s of sentences) expect(out).toContain(s);
