@@ -1,7 +1,7 @@
 import { CREDIT_TAIL } from "./boilerplate-text.js";
 import { renderCodeBlock } from "./code-block.js";
 import type { Element } from "./dom.js";
-import { isTag, isText } from "./dom.js";
+import { findFirst, isInside, isTag, isText } from "./dom.js";
 import { dropInvisible } from "./invisible.js";
 import { mathToLatex } from "./math.js";
 import { renderDataTable } from "./table.js";
@@ -60,6 +60,21 @@ const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6
 // Alt text that only names a file or a generic picture says nothing to a reader.
 const USELESS_ALT =
   /^(?:image|img|photo|picture|logo|icon|banner|thumbnail|avatar|spacer|placeholder)\b|\.(?:jpe?g|png|gif|webp|svg|avif)$/i;
+
+/**
+ * Alt text worth a reader's tokens describes what the picture shows in words of its own: not a label or a name
+ * ("Annette Henkel", "Foto Berlin": fewer than four words), not a linked image's (a teaser, an ad, a logo: its
+ * target is in the link list), and not a figure's whose caption already says it.
+ */
+function describesPicture(img: Element, alt: string): boolean {
+  if (alt.split(" ").length < 4 || USELESS_ALT.test(alt)) return false;
+  if (isInside(img, LINK)) return false;
+  for (let a = img.parent; a && isTag(a); a = a.parent)
+    if (a.name === "figure") return !findFirst(a, (d) => d.name === "figcaption");
+  return true;
+}
+
+const LINK = new Set(["a"]);
 
 export interface Rendered {
   markdown: string;
@@ -211,7 +226,7 @@ class MarkdownRenderer {
         // A credit ("(Credit: Nasa)") says who took the picture, not what it shows.
         let alt = el.attribs.alt && dropInvisible(el.attribs.alt).replace(/\s+/g, " ").trim();
         if (alt) alt = alt.replace(CREDIT_TAIL, "").trim();
-        if (!alt?.includes(" ") || USELESS_ALT.test(alt)) return "";
+        if (!alt || !describesPicture(el, alt)) return "";
         // The same alt text again (a gallery's or a lazy loader's copies) tells the reader nothing new.
         if (this.alts.has(alt)) return "";
         this.alts.add(alt);

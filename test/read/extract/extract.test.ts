@@ -102,6 +102,22 @@ describe("extractMarkdown: structure", () => {
     expect(markdown).not.toContain("IMG_2041");
     expect(markdown).not.toMatch(/\blogo\b/);
   });
+
+  it("keeps alt text only where it describes a picture: not a name, a linked teaser's, or a captioned figure's", async () => {
+    const { markdown } = await extractMarkdown(
+      article(
+        '<p><img alt="Annette Henkel"> <a href="/other-story"><img alt="Crowds gather outside the old town hall"></a></p>' +
+          '<figure><img alt="Striking members of the union on a picket line"><figcaption>Members of the union on strike in March.</figcaption></figure>' +
+          '<figure><img alt="A map of the flooded districts along the river"></figure>',
+      ),
+      "https://example.org/a",
+    );
+    expect(markdown).not.toContain("Annette Henkel");
+    expect(markdown).not.toContain("Crowds gather");
+    expect(markdown).not.toContain("picket line");
+    expect(markdown).toContain("Members of the union on strike in March.");
+    expect(markdown).toContain("A map of the flooded districts along the river");
+  });
 });
 
 describe("extractMarkdown: hidden text never reaches the output", () => {
