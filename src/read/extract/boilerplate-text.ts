@@ -42,10 +42,11 @@ function isTrailingTeaser(text: string): boolean {
   return text.length <= 100 && TRAILING_TEASER.test(text);
 }
 
-// A line that ends in a picture credit ("… Foto: dpa", "(Credit: Grist)", "© AFP / X") is an image caption:
-// it describes a picture the reader does not get.
+// A line that ends in a picture credit ("… Foto: dpa", "(Credit: Grist)", "© AFP / X", Getty's "/ AFP / NAME
+// (Photo credit should read NAME/AFP/Getty Images)") is an image caption: it describes a picture the reader
+// does not get.
 export const CREDIT_TAIL =
-  /(?:^|[\s(|/–—-])(?:fotos?|photos?|bild|bildquelle|kuva|quelle|credits?|crédits?|fuente|źródło|zdjęcie|foto ?credit|image)\s*:\s*[^.!?:]{2,80}\)?$|(?:^|[\s(|–—-])©\s*[^.!?:]{2,80}\)?$/i;
+  /(?:^|[\s(|/–—-])(?:fotos?|photos?|bild|bildquelle|kuva|quelle|credits?|crédits?|fuente|źródło|zdjęcie|foto ?credit|image)\s*:\s*[^.!?:]{2,80}\)?$|(?:^|[\s(|–—-])©\s*[^.!?:]{2,80}\)?$|(?:\s+\/\s+[A-Z][A-Z .-]+)*\s*\(photo credit should read [^()]{2,80}\)$/i;
 
 const LINE_TAGS = new Set([
   "figcaption",
