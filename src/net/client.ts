@@ -242,125 +242,128 @@ export function createNet(config: NetConfig = {}): Net {
     return exchange;
   }
 
-  async function request(rawUrl: string, options: NetRequestOptions): Promise<NetResult> {
+  function request(rawUrl: string, options: NetRequestOptions): Promise<NetResult> {
     // Nothing escapes: whatever a caller passes and whatever breaks below comes back as a NetFailure.
-    let current = "";
-    let deadline: Deadline | undefined;
+    let url = "";
     try {
-      current = typeof rawUrl === "string" ? rawUrl : String(rawUrl);
-      deadline = options?.deadline ?? Deadline.after(DEFAULT_DEADLINE_MS);
-      return await follow(current, options ?? {}, deadline);
+      url = typeof rawUrl === "string" ? rawUrl : String(rawUrl);
+      return follow(url, options ?? {}, options?.deadline ?? Deadline.after(DEFAULT_DEADLINE_MS));
     } catch (err) {
-      if (deadline?.expired()) return timeoutFailure(deadline, current, "connect");
-      return classifyError(err, current, "connect");
+      return Promise.resolve(classifyError(err, url, "connect"));
     }
   }
 
+  /** Every hop of one call; catches whatever it meets, so its promise never rejects. */
   async function follow(
     rawUrl: string,
     options: Partial<NetRequestOptions>,
     deadline: Deadline,
   ): Promise<NetResult> {
-    const t0 = Date.now();
-    const maxRedirects = options.maxRedirects ?? config.maxRedirects ?? 3;
-    const limits: BodyLimits = {
-      maxBytes: options.maxBytes ?? config.maxBytes ?? DEFAULT_MAX_BYTES,
-      maxDecodedBytes:
-        options.maxDecodedBytes ??
-        config.maxDecodedBytes ??
-        Math.max(10 * 1024 * 1024, (options.maxBytes ?? 0) * 4),
-    };
-    let method = (options.method ?? "GET").toUpperCase();
-    // Never mutated: a redirect that drops headers builds a new object.
-    let callerHeaders: Record<string, string> = options.headers ?? NO_HEADERS;
-    const redirects: string[] = [];
-    let seen: Set<string> | undefined;
     let current = rawUrl;
-    let phase: NetPhase = "dns";
+    try {
+      const t0 = Date.now();
+      const maxRedirects = options.maxRedirects ?? config.maxRedirects ?? 3;
+      const limits: BodyLimits = {
+        maxBytes: options.maxBytes ?? config.maxBytes ?? DEFAULT_MAX_BYTES,
+        maxDecodedBytes:
+          options.maxDecodedBytes ??
+          config.maxDecodedBytes ??
+          Math.max(10 * 1024 * 1024, (options.maxBytes ?? 0) * 4),
+      };
+      let method = (options.method ?? "GET").toUpperCase();
+      // Never mutated: a redirect that drops headers builds a new object.
+      let callerHeaders: Record<string, string> = options.headers ?? NO_HEADERS;
+      const redirects: string[] = [];
+      let seen: Set<string> | undefined;
+      let phase: NetPhase = "dns";
 
-    for (let hop = 0; ; hop++) {
-      if (deadline.expired()) return timeoutFailure(deadline, current, phase);
-      const hopVerdict = vetHop(current, deadline, options.trusted === true);
-      const vettedUrl = hopVerdict instanceof Promise ? await hopVerdict : hopVerdict;
-      if (!(vettedUrl instanceof URL)) {
-        if (deadline.expired()) return timeoutFailure(deadline, current, "dns");
-        return vettedUrl;
-      }
-      const defaults = defaultHeaders(options.locale);
-      const headers = hasKeys(callerHeaders) ? { ...defaults, ...lowerKeys(callerHeaders) } : defaults;
-      phase = "connect";
-      try {
-        const res = await send(vettedUrl, options as NetRequestOptions, headers, method, deadline, limits)
-          .head;
-        phase = "body";
-        const status = res.status;
-        const resHeaders = res.headers;
-        if (REDIRECT_STATUSES.has(status) && resHeaders.location && options.followRedirects !== false) {
-          res.discard();
-          const next = resolveLocation(resHeaders.location, vettedUrl);
-          if (!next) return netFailure("protocol", `invalid redirect from ${vettedUrl.host}`, current);
-          seen ??= new Set();
-          seen.add(vettedUrl.href);
-          if (seen.has(next))
-            return netFailure("too_many_redirects", `redirect loop at ${safeHost(next)}`, current, {
-              httpStatus: status,
-            });
-          if (hop >= maxRedirects)
-            return netFailure(
-              "too_many_redirects",
-              `more than ${maxRedirects} redirects from ${safeHost(rawUrl)}`,
-              current,
-            );
-          if (new URL(next).origin !== vettedUrl.origin) callerHeaders = stripOriginBound(callerHeaders);
-          if (status === 303 || ((status === 301 || status === 302) && method === "POST")) {
-            method = "GET";
-            callerHeaders = withoutBodyHeaders(callerHeaders);
+      for (let hop = 0; ; hop++) {
+        if (deadline.expired()) return timeoutFailure(deadline, current, phase);
+        const hopVerdict = vetHop(current, deadline, options.trusted === true);
+        const vettedUrl = hopVerdict instanceof Promise ? await hopVerdict : hopVerdict;
+        if (!(vettedUrl instanceof URL)) {
+          if (deadline.expired()) return timeoutFailure(deadline, current, "dns");
+          return vettedUrl;
+        }
+        const defaults = defaultHeaders(options.locale);
+        const headers = hasKeys(callerHeaders) ? { ...defaults, ...lowerKeys(callerHeaders) } : defaults;
+        phase = "connect";
+        try {
+          const res = await send(vettedUrl, options as NetRequestOptions, headers, method, deadline, limits)
+            .head;
+          phase = "body";
+          const status = res.status;
+          const resHeaders = res.headers;
+          if (REDIRECT_STATUSES.has(status) && resHeaders.location && options.followRedirects !== false) {
+            res.discard();
+            const next = resolveLocation(resHeaders.location, vettedUrl);
+            if (!next) return netFailure("protocol", `invalid redirect from ${vettedUrl.host}`, current);
+            seen ??= new Set();
+            seen.add(vettedUrl.href);
+            if (seen.has(next))
+              return netFailure("too_many_redirects", `redirect loop at ${safeHost(next)}`, current, {
+                httpStatus: status,
+              });
+            if (hop >= maxRedirects)
+              return netFailure(
+                "too_many_redirects",
+                `more than ${maxRedirects} redirects from ${safeHost(rawUrl)}`,
+                current,
+              );
+            if (new URL(next).origin !== vettedUrl.origin) callerHeaders = stripOriginBound(callerHeaders);
+            if (status === 303 || ((status === 301 || status === 302) && method === "POST")) {
+              method = "GET";
+              callerHeaders = withoutBodyHeaders(callerHeaders);
+            }
+            redirects.push(next);
+            current = next;
+            continue;
           }
-          redirects.push(next);
-          current = next;
-          continue;
-        }
-        const declared = Number(resHeaders["content-length"]);
-        if (Number.isFinite(declared) && declared > limits.maxBytes && !resHeaders["content-encoding"]) {
-          const message = `${vettedUrl.host} announced ${declared} bytes, over ${limits.maxBytes}`;
-          res.cancel(new NetError("too_large", message, "body"));
-          return netFailure("too_large", message, current, { phase: "body", httpStatus: status });
-        }
-        let bytes: Buffer = NO_BYTES;
-        if (method !== "HEAD") {
-          const wire = res.body();
-          bytes = wire instanceof Promise ? await wire : wire;
-          if (res.codings.length > 0)
-            bytes = await decodeBody(bytes, res.codings, limits.maxDecodedBytes, vettedUrl.host);
-        }
-        const retryAfter = parseRetryAfter(resHeaders["retry-after"]);
-        if (options.failOnHttpError && status >= 400)
-          return netFailure(
-            "http_status",
-            `${vettedUrl.host} answered HTTP ${status}${retryAfter !== undefined ? ` (retry after ${retryAfter} s)` : ""}`,
-            current,
-            { httpStatus: status, ...(retryAfter !== undefined ? { retryAfter } : {}) },
+          const declared = Number(resHeaders["content-length"]);
+          if (Number.isFinite(declared) && declared > limits.maxBytes && !resHeaders["content-encoding"]) {
+            const message = `${vettedUrl.host} announced ${declared} bytes, over ${limits.maxBytes}`;
+            res.cancel(new NetError("too_large", message, "body"));
+            return netFailure("too_large", message, current, { phase: "body", httpStatus: status });
+          }
+          let bytes: Buffer = NO_BYTES;
+          if (method !== "HEAD") {
+            const wire = res.body();
+            bytes = wire instanceof Promise ? await wire : wire;
+            if (res.codings.length > 0)
+              bytes = await decodeBody(bytes, res.codings, limits.maxDecodedBytes, vettedUrl.host);
+          }
+          const retryAfter = parseRetryAfter(resHeaders["retry-after"]);
+          if (options.failOnHttpError && status >= 400)
+            return netFailure(
+              "http_status",
+              `${vettedUrl.host} answered HTTP ${status}${retryAfter !== undefined ? ` (retry after ${retryAfter} s)` : ""}`,
+              current,
+              { httpStatus: status, ...(retryAfter !== undefined ? { retryAfter } : {}) },
+            );
+          return new Response(
+            rawUrl,
+            vettedUrl.href,
+            status,
+            resHeaders,
+            redirects,
+            bytes,
+            Date.now() - t0,
+            retryAfter,
           );
-        return new Response(
-          rawUrl,
-          vettedUrl.href,
-          status,
-          resHeaders,
-          redirects,
-          bytes,
-          Date.now() - t0,
-          retryAfter,
-        );
-      } catch (err) {
-        // Before the response head: still connecting while a connection to this host is being set up.
-        const host = vettedUrl.hostname.replace(/^\[|\]$/g, "");
-        const at = phase === "connect" && !connecting.has(host) ? "headers" : phase;
-        if (deadline.expired()) {
-          if (at === "connect") connecting.abandon(host, new Error("deadline"));
-          return timeoutFailure(deadline, current, at);
+        } catch (err) {
+          // Before the response head: still connecting while a connection to this host is being set up.
+          const host = vettedUrl.hostname.replace(/^\[|\]$/g, "");
+          const at = phase === "connect" && !connecting.has(host) ? "headers" : phase;
+          if (deadline.expired()) {
+            if (at === "connect") connecting.abandon(host, new Error("deadline"));
+            return timeoutFailure(deadline, current, at);
+          }
+          return classifyError(err, current, at);
         }
-        return classifyError(err, current, at);
       }
+    } catch (err) {
+      if (deadline.expired()) return timeoutFailure(deadline, current, "connect");
+      return classifyError(err, current, "connect");
     }
   }
 
