@@ -1,5 +1,6 @@
 import { promisify } from "node:util";
 import zlib from "node:zlib";
+import type { Deadline } from "../core/deadline.js";
 import { NetError } from "./failure.js";
 
 const gunzip = promisify(zlib.gunzip);
@@ -27,9 +28,32 @@ export function codingsOf(contentEncoding: string | undefined): string[] {
 /**
  * Undoes the content codings of a body whose wire bytes are already in (and within the wire cap). zlib's
  * `maxOutputLength` stops each stage as soon as its output passes the decoded cap, so a compression bomb ends
- * there, not at out-of-memory.
+ * there, not at out-of-memory. zlib's work cannot be called back, so the deadline stops the waiting instead: on a
+ * loaded machine inflating to the cap through the thread pool takes long enough to matter.
  */
-export async function decodeBody(
+export function decodeBody(
+  wire: Buffer,
+  codings: string[],
+  maxDecodedBytes: number,
+  host: string,
+  deadline: Deadline,
+): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const off = deadline.onAbort(reject);
+    undoAll(wire, codings, maxDecodedBytes, host).then(
+      (bytes) => {
+        off();
+        resolve(bytes);
+      },
+      (err) => {
+        off();
+        reject(err);
+      },
+    );
+  });
+}
+
+async function undoAll(
   wire: Buffer,
   codings: string[],
   maxDecodedBytes: number,

@@ -330,7 +330,7 @@ export function createNet(config: NetConfig = {}): Net {
             const wire = res.body();
             bytes = wire instanceof Promise ? await wire : wire;
             if (res.codings.length > 0)
-              bytes = await decodeBody(bytes, res.codings, limits.maxDecodedBytes, vettedUrl.host);
+              bytes = await decodeBody(bytes, res.codings, limits.maxDecodedBytes, vettedUrl.host, deadline);
           }
           const retryAfter = parseRetryAfter(resHeaders["retry-after"]);
           if (options.failOnHttpError && status >= 400)
