@@ -144,11 +144,15 @@ export class Exchange implements Dispatcher.DispatchHandler {
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const NO_CODINGS: string[] = [];
 
+/**
+ * One string per header. undici hands each response a freshly parsed object, names already lower-cased, with an
+ * array only for a repeated header; joining those in place spares a copy of every header per response.
+ */
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
   for (const k in headers) {
     const v = headers[k];
-    if (v !== undefined) out[k.toLowerCase()] = typeof v === "string" ? v : v.join(", ");
+    if (v === undefined) delete headers[k];
+    else if (typeof v !== "string") headers[k] = v.join(", ");
   }
-  return out;
+  return headers as Record<string, string>;
 }

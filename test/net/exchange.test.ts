@@ -17,6 +17,17 @@ describe("one exchange on the wire", () => {
     expect(r.ok && r.text()).toBe("after the hints");
   });
 
+  it("response headers: names lower-cased, a repeated header joined into one string", async () => {
+    ctx.sim.route("ex.example.com", "/cookies", (_req, raw) => {
+      raw.res.setHeader("Set-Cookie", ["a=1", "b=2"]);
+      raw.res.setHeader("X-Mixed-Case", "yes");
+      raw.res.end("ok");
+    });
+    const r = await get(ctx.net, "https://ex.example.com/cookies");
+    expect(r.ok && r.headers["set-cookie"]).toBe("a=1, b=2");
+    expect(r.ok && r.headers["x-mixed-case"]).toBe("yes");
+  });
+
   it("a redirect whose body never ends is still followed, on time", async () => {
     ctx.sim.route("ex.example.com", "/endless-redirect", (_req, raw) => {
       raw.res.writeHead(302, { location: "/landed", "content-type": "text/html" });
