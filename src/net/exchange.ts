@@ -11,6 +11,9 @@ import { NetError } from "./failure.js";
  *
  * `head` resolves once the status and headers are in. A small response arrives whole in one read, so by the time
  * the caller runs, `body()` usually has the bytes already and returns them without another promise.
+ *
+ * The deadline settles the exchange at once, whatever undici is doing: undici keeps a request queued until its
+ * connection is up (connect timeout: 30 s) and only then hands over the controller that can abort it.
  */
 export class Exchange implements Dispatcher.DispatchHandler {
   status = 0;
