@@ -1,9 +1,10 @@
 // Overhead of websift's guarded client (`net`) over a bare undici `request`, both on keep-alive connections to
 // the same loopback server (a separate process, so the server does not share the client's event loop).
 // Short rounds alternate bare / net; the verdict is the median of per-pair ratios. Target: net costs < 10%.
-// A third side, undici's dispatcher-level `agent.request()` (the entry point net itself calls), runs in the same
-// rounds for reference: undici's top-level `request()` costs more CPU per call than it, so it shows what net
-// costs over the cheapest bare path too.
+// A third side, undici's dispatcher-level `agent.request()` (the cheapest undici call that hands back a response
+// and its body), runs in the same rounds for reference: undici's top-level `request()` costs more CPU per call than
+// it, so it shows what net costs over the cheapest bare path too. net itself goes one level lower, to the
+// dispatcher's `dispatch()` with its own handler (src/net/exchange.ts).
 import { fork } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -154,8 +155,9 @@ async function main() {
   const costMedian = 1 - n.rps / b.rps;
   const costBest = 1 - n.bestRps / b.bestRps;
   const costCpu = 1 - b.bestCpuUs / n.bestCpuUs;
-  // net calls the dispatcher's request() itself, so the like-for-like baseline is agent.request(); the
-  // top-level request() (what a caller would usually write) costs more than both and is shown for context.
+  // agent.request() is the cheapest bare call that yields a response and its body, so it is the baseline (net
+  // itself dispatches below it, with its own handler); the top-level request() (what a caller would usually
+  // write) costs more than both and is shown for context.
   const verdict = costDirect < 0.1 ? "meets" : "misses";
   const f0 = (x) => x.toFixed(0);
   const f2 = (x) => x.toFixed(2);
@@ -170,7 +172,7 @@ GET of a ${BODY_BYTES}-byte HTML page from a loopback server in another process,
 | websift \`net\` | ${f0(n.rps)} | ${f0(n.bestRps)} | ${f2(n.p50)} | ${f2(n.p99)} | ${f0(n.cpuUs)} | ${f0(n.bestCpuUs)} |
 | ratio net / bare | ${f2(n.rps / b.rps)} | ${f2(n.bestRps / b.bestRps)} | ${f2(n.p50 / b.p50)} | ${f2(n.p99 / b.p99)} | ${f2(n.cpuUs / b.cpuUs)} | ${f2(n.bestCpuUs / b.bestCpuUs)} |
 
-Throughput cost of the policy over the like-for-like bare path, undici's dispatcher-level \`agent.request()\` (which net itself calls): **${pct(costDirect)}** in requests per second, ${pct(costDirectCpu)} in client CPU per request (median of per-round ratios). Target: under 10%; this run ${verdict} it. Against undici's top-level \`request()\` (what a caller usually writes, slower than both): ${pct(costPairs)} in requests per second, ${pct(costPairsCpu)} in client CPU; for reference ${pct(costBest)} between the best rounds, ${pct(costMedian)} between the medians, ${pct(costCpu)} between the best rounds' CPU per request. Other load on the machine (see the load average in the header) moves single rounds by several times; pairing rounds cancels most of it.
+Throughput cost of the policy over the like-for-like bare path, undici's dispatcher-level \`agent.request()\` (the cheapest undici call that returns a response and its body; net dispatches one level below it, with its own handler): **${pct(costDirect)}** in requests per second, ${pct(costDirectCpu)} in client CPU per request (median of per-round ratios). Target: under 10%; this run ${verdict} it. Against undici's top-level \`request()\` (what a caller usually writes, slower than both): ${pct(costPairs)} in requests per second, ${pct(costPairsCpu)} in client CPU; for reference ${pct(costBest)} between the best rounds, ${pct(costMedian)} between the medians, ${pct(costCpu)} between the best rounds' CPU per request. Other load on the machine (see the load average in the header) moves single rounds by several times; pairing rounds cancels most of it.
 
 Per round (requests/s, bare / direct / net): ${results.bare.map((r, i) => `${f0(r.rps)} / ${f0(results.direct[i].rps)} / ${f0(results.net[i].rps)}`).join("; ")}.`);
 }

@@ -10,7 +10,8 @@
 export class Deadline {
   readonly at: number;
   private controller: AbortController | undefined;
-  private watched = false;
+  /** Index in `watching` while the clock watches this deadline, else -1. */
+  private slot = -1;
   private done = false;
   private why: unknown;
   private listeners: Set<(reason: unknown) => void> | undefined;
@@ -28,20 +29,60 @@ export class Deadline {
 
   /** Starts watching the clock (once); ends the deadline at once if its time has already come. */
   private arm(): void {
-    if (this.watched || this.done) return;
-    if (this.at - Date.now() <= 0) {
+    if (this.slot !== -1 || this.done) return;
+    const left = this.at - Date.now();
+    if (left <= 0) {
       this.abort(new DeadlineExceeded());
       return;
     }
-    this.watched = true;
-    watch(this);
+    this.slot = watching.length;
+    watching.push(this);
+    const due = performance.now() + left;
+    dues.push(due);
+    Deadline.setClock(due);
+  }
+
+  /** Leaves the clock: the last watched deadline takes this one's slot. */
+  private disarm(): void {
+    const slot = this.slot;
+    if (slot === -1) return;
+    this.slot = -1;
+    const last = watching.pop() as Deadline;
+    const lastDue = dues.pop() as number;
+    if (last !== this) {
+      watching[slot] = last;
+      dues[slot] = lastDue;
+      last.slot = slot;
+    }
   }
 
   private disarmIfUnwatched(): void {
-    if (this.watched && !this.controller && !this.listeners?.size) {
-      this.watched = false;
-      unwatch(this);
+    if (!this.controller && !this.listeners?.size) this.disarm();
+  }
+
+  /** Sets the shared clock for `due` unless it is already set for an earlier time. */
+  private static setClock(due: number): void {
+    if (due >= clockAt) return;
+    if (clock) clearTimeout(clock);
+    clockAt = due;
+    clock = setTimeout(Deadline.tick, Math.min(MAX_DELAY, Math.max(1, due - performance.now())));
+    clock.unref();
+  }
+
+  /** The shared clock fired: ends every watched deadline that is due and sets the clock for the next. */
+  private static tick(): void {
+    clock = undefined;
+    clockAt = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    const ended: Deadline[] = [];
+    let next = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < watching.length; i++) {
+      if (dues[i] <= now) ended.push(watching[i]);
+      else if (dues[i] < next) next = dues[i];
     }
+    // Listeners may watch new deadlines; setClock keeps whichever comes first.
+    for (const deadline of ended) deadline.abort(new DeadlineExceeded());
+    if (next !== Number.POSITIVE_INFINITY) Deadline.setClock(next);
   }
 
   /** A deadline `ms` from now (Infinity allowed for "no limit", capped to a day). */
@@ -120,10 +161,7 @@ export class Deadline {
 
   abort(reason: unknown = new Error("cancelled")): void {
     if (this.done) return;
-    if (this.watched) {
-      this.watched = false;
-      unwatch(this);
-    }
+    this.disarm();
     this.done = true;
     this.why = reason;
     this.offParent?.();
@@ -156,45 +194,17 @@ export class Deadline {
  * budget touches no timer at all. A timer that fires early (ms rounding) finds nothing due and is set again.
  * Due times are kept on the monotonic clock, as a timer's are: a wall clock stepped back (NTP, a resumed VM)
  * must not hold every watched deadline for the size of the step.
+ *
+ * The watched deadlines sit in an array (due times in a parallel one), each deadline knowing its slot: a Map keyed
+ * by deadline was rehashed every few calls under the add-then-delete churn of short requests, which cost more
+ * than the rest of a deadline's life and fed the GC.
  */
-const watching = new Map<Deadline, number>();
+const watching: Deadline[] = [];
+const dues: number[] = [];
 let clock: NodeJS.Timeout | undefined;
 let clockAt = Number.POSITIVE_INFINITY;
 // setTimeout takes at most a signed 32-bit delay; longer ones fire at once (and warn).
 const MAX_DELAY = 2 ** 31 - 1;
-
-function watch(deadline: Deadline): void {
-  const due = performance.now() + (deadline.at - Date.now());
-  watching.set(deadline, due);
-  setClock(due);
-}
-
-function unwatch(deadline: Deadline): void {
-  watching.delete(deadline);
-}
-
-function setClock(due: number): void {
-  if (due >= clockAt) return;
-  if (clock) clearTimeout(clock);
-  clockAt = due;
-  clock = setTimeout(tick, Math.min(MAX_DELAY, Math.max(1, due - performance.now())));
-  clock.unref();
-}
-
-function tick(): void {
-  clock = undefined;
-  clockAt = Number.POSITIVE_INFINITY;
-  const now = performance.now();
-  const ended: Deadline[] = [];
-  let next = Number.POSITIVE_INFINITY;
-  for (const [deadline, due] of watching) {
-    if (due <= now) ended.push(deadline);
-    else if (due < next) next = due;
-  }
-  // Listeners may watch new deadlines; setClock keeps whichever comes first.
-  for (const deadline of ended) deadline.abort(new DeadlineExceeded());
-  if (next !== Number.POSITIVE_INFINITY) setClock(next);
-}
 
 export class DeadlineExceeded extends Error {
   constructor() {

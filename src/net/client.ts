@@ -1,11 +1,11 @@
-import type { EventEmitter } from "node:events";
 import { isIP } from "node:net";
 import { Agent, type Dispatcher, ProxyAgent } from "undici";
 import { Deadline } from "../core/deadline.js";
-import { readBody } from "./body.js";
+import { type BodyLimits, decodeBody } from "./body.js";
 import { ConnectingSockets, type ConnectTo, pinnedConnector, VettedAddresses } from "./connector.js";
 import { decodeText } from "./decode.js";
-import { classifyError, type NetFailure, type NetPhase, netFailure, safeHost } from "./failure.js";
+import { Exchange } from "./exchange.js";
+import { classifyError, NetError, type NetFailure, type NetPhase, netFailure, safeHost } from "./failure.js";
 import { type ProxyEnv, proxyEnvFrom, proxyFor } from "./proxy.js";
 import { resolveWithin, systemResolve } from "./resolver.js";
 import { trustContext } from "./trust.js";
@@ -210,166 +210,165 @@ export function createNet(config: NetConfig = {}): Net {
     }
   }
 
-  function requestOnce(
+  /** One hop on the wire; its handler carries the deadline and the wire cap. */
+  function send(
     url: URL,
     options: NetRequestOptions,
     headers: Record<string, string>,
     method: string,
-    signal: AbortRelay,
-  ) {
-    // The dispatcher's own request(), not undici's top-level one, which only derives origin and path (known here)
-    // and copies the options, yet cost about 20 µs more client CPU per keep-alive call in paired rounds.
-    return dispatcherFor(url, options.trusted === true).request({
-      origin: url.origin,
-      path: url.search ? `${url.pathname}${url.search}` : url.pathname,
-      method: method as Dispatcher.HttpMethod,
-      headers,
-      body: method === "GET" || method === "HEAD" ? undefined : options.body,
-      signal: signal as unknown as EventEmitter,
-      // The deadline is the only clock; undici's own timers would fire with less precise names.
-      headersTimeout: 0,
-      bodyTimeout: 0,
-    });
+    deadline: Deadline,
+    limits: BodyLimits,
+  ): Exchange {
+    const exchange = new Exchange(
+      deadline,
+      url.host,
+      limits.maxBytes,
+      Math.min(limits.maxBytes, limits.maxDecodedBytes),
+    );
+    // The dispatcher's own dispatch(), not undici's request(): see Exchange for what that saves.
+    dispatcherFor(url, options.trusted === true).dispatch(
+      {
+        origin: url.origin,
+        path: url.search ? `${url.pathname}${url.search}` : url.pathname,
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body: method === "GET" || method === "HEAD" ? undefined : options.body,
+        // The deadline is the only clock; undici's own timers would fire with less precise names.
+        headersTimeout: 0,
+        bodyTimeout: 0,
+      },
+      exchange,
+    );
+    return exchange;
   }
 
+  function request(rawUrl: string, options: NetRequestOptions): Promise<NetResult> {
+    // Nothing escapes: whatever a caller passes and whatever breaks below comes back as a NetFailure.
+    let url = "";
+    try {
+      url = typeof rawUrl === "string" ? rawUrl : String(rawUrl);
+      return follow(url, options ?? {}, options?.deadline ?? Deadline.after(DEFAULT_DEADLINE_MS));
+    } catch (err) {
+      return Promise.resolve(classifyError(err, url, "connect"));
+    }
+  }
+
+  /** Every hop of one call; catches whatever it meets, so its promise never rejects. */
   async function follow(
     rawUrl: string,
-    options: NetRequestOptions,
-    state: { relay?: AbortRelay },
+    options: Partial<NetRequestOptions>,
+    deadline: Deadline,
   ): Promise<NetResult> {
-    const t0 = Date.now();
-    const deadline = options.deadline;
-    const maxRedirects = options.maxRedirects ?? config.maxRedirects ?? 3;
-    const limits = {
-      maxBytes: options.maxBytes ?? config.maxBytes ?? DEFAULT_MAX_BYTES,
-      maxDecodedBytes:
-        options.maxDecodedBytes ??
-        config.maxDecodedBytes ??
-        Math.max(10 * 1024 * 1024, (options.maxBytes ?? 0) * 4),
-    };
-    let method = (options.method ?? "GET").toUpperCase();
-    // Never mutated: a redirect that drops headers builds a new object.
-    let callerHeaders: Record<string, string> = options.headers ?? NO_HEADERS;
-    const redirects: string[] = [];
-    let seen: Set<string> | undefined;
     let current = rawUrl;
-    let phase: NetPhase = "dns";
+    try {
+      const t0 = Date.now();
+      const maxRedirects = options.maxRedirects ?? config.maxRedirects ?? 3;
+      const limits: BodyLimits = {
+        maxBytes: options.maxBytes ?? config.maxBytes ?? DEFAULT_MAX_BYTES,
+        maxDecodedBytes:
+          options.maxDecodedBytes ??
+          config.maxDecodedBytes ??
+          Math.max(10 * 1024 * 1024, (options.maxBytes ?? 0) * 4),
+      };
+      let method = (options.method ?? "GET").toUpperCase();
+      // Never mutated: a redirect that drops headers builds a new object.
+      let callerHeaders: Record<string, string> = options.headers ?? NO_HEADERS;
+      const redirects: string[] = [];
+      let seen: Set<string> | undefined;
+      let phase: NetPhase = "dns";
 
-    for (let hop = 0; ; hop++) {
-      if (deadline.expired()) return timeoutFailure(deadline, current, phase);
-      const hopVerdict = vetHop(current, deadline, options.trusted === true);
-      const vettedUrl = hopVerdict instanceof Promise ? await hopVerdict : hopVerdict;
-      if (!(vettedUrl instanceof URL)) {
-        if (deadline.expired()) return timeoutFailure(deadline, current, "dns");
-        return vettedUrl;
-      }
-      const defaults = defaultHeaders(options.locale);
-      const headers = hasKeys(callerHeaders) ? { ...defaults, ...lowerKeys(callerHeaders) } : defaults;
-      phase = "connect";
-      try {
-        state.relay ??= new AbortRelay(deadline);
-        const relay = state.relay;
-        const res = await untilAborted(requestOnce(vettedUrl, options, headers, method, relay), relay);
-        phase = "body";
-        const resHeaders = flattenHeaders(res.headers);
-        if (
-          REDIRECT_STATUSES.has(res.statusCode) &&
-          resHeaders.location &&
-          options.followRedirects !== false
-        ) {
-          res.body.resume();
-          res.body.on("error", () => {});
-          const next = resolveLocation(resHeaders.location, vettedUrl);
-          if (!next) return netFailure("protocol", `invalid redirect from ${vettedUrl.host}`, current);
-          seen ??= new Set();
-          seen.add(vettedUrl.href);
-          if (seen.has(next))
-            return netFailure("too_many_redirects", `redirect loop at ${safeHost(next)}`, current, {
-              httpStatus: res.statusCode,
-            });
-          if (hop >= maxRedirects)
-            return netFailure(
-              "too_many_redirects",
-              `more than ${maxRedirects} redirects from ${safeHost(rawUrl)}`,
-              current,
-            );
-          if (new URL(next).origin !== vettedUrl.origin) callerHeaders = stripOriginBound(callerHeaders);
-          if (
-            res.statusCode === 303 ||
-            ((res.statusCode === 301 || res.statusCode === 302) && method === "POST")
-          ) {
-            method = "GET";
-            callerHeaders = withoutBodyHeaders(callerHeaders);
+      for (let hop = 0; ; hop++) {
+        if (deadline.expired()) return timeoutFailure(deadline, current, phase);
+        const hopVerdict = vetHop(current, deadline, options.trusted === true);
+        const vettedUrl = hopVerdict instanceof Promise ? await hopVerdict : hopVerdict;
+        if (!(vettedUrl instanceof URL)) {
+          if (deadline.expired()) return timeoutFailure(deadline, current, "dns");
+          return vettedUrl;
+        }
+        const defaults = defaultHeaders(options.locale);
+        const headers = hasKeys(callerHeaders) ? { ...defaults, ...lowerKeys(callerHeaders) } : defaults;
+        phase = "connect";
+        try {
+          const res = await send(vettedUrl, options as NetRequestOptions, headers, method, deadline, limits)
+            .head;
+          phase = "body";
+          const status = res.status;
+          const resHeaders = res.headers;
+          if (REDIRECT_STATUSES.has(status) && resHeaders.location && options.followRedirects !== false) {
+            res.discard();
+            const next = resolveLocation(resHeaders.location, vettedUrl);
+            if (!next) return netFailure("protocol", `invalid redirect from ${vettedUrl.host}`, current);
+            seen ??= new Set();
+            seen.add(vettedUrl.href);
+            if (seen.has(next))
+              return netFailure("too_many_redirects", `redirect loop at ${safeHost(next)}`, current, {
+                httpStatus: status,
+              });
+            if (hop >= maxRedirects)
+              return netFailure(
+                "too_many_redirects",
+                `more than ${maxRedirects} redirects from ${safeHost(rawUrl)}`,
+                current,
+              );
+            if (new URL(next).origin !== vettedUrl.origin) callerHeaders = stripOriginBound(callerHeaders);
+            if (status === 303 || ((status === 301 || status === 302) && method === "POST")) {
+              method = "GET";
+              callerHeaders = withoutBodyHeaders(callerHeaders);
+            }
+            redirects.push(next);
+            current = next;
+            continue;
           }
-          redirects.push(next);
-          current = next;
-          continue;
-        }
-        const declared = Number(resHeaders["content-length"]);
-        if (Number.isFinite(declared) && declared > limits.maxBytes && !resHeaders["content-encoding"]) {
-          res.body.destroy();
-          return netFailure(
-            "too_large",
-            `${vettedUrl.host} announced ${declared} bytes, over ${limits.maxBytes}`,
-            current,
-            {
-              phase: "body",
-              httpStatus: res.statusCode,
-            },
+          const declared = Number(resHeaders["content-length"]);
+          if (Number.isFinite(declared) && declared > limits.maxBytes && !resHeaders["content-encoding"]) {
+            const message = `${vettedUrl.host} announced ${declared} bytes, over ${limits.maxBytes}`;
+            res.cancel(new NetError("too_large", message, "body"));
+            return netFailure("too_large", message, current, { phase: "body", httpStatus: status });
+          }
+          let bytes: Buffer = NO_BYTES;
+          if (method !== "HEAD") {
+            const wire = res.body();
+            bytes = wire instanceof Promise ? await wire : wire;
+            if (res.codings.length > 0)
+              bytes = await decodeBody(bytes, res.codings, limits.maxDecodedBytes, vettedUrl.host, deadline);
+          }
+          const retryAfter = parseRetryAfter(resHeaders["retry-after"]);
+          if (options.failOnHttpError && status >= 400)
+            return netFailure(
+              "http_status",
+              `${vettedUrl.host} answered HTTP ${status}${retryAfter !== undefined ? ` (retry after ${retryAfter} s)` : ""}`,
+              current,
+              { httpStatus: status, ...(retryAfter !== undefined ? { retryAfter } : {}) },
+            );
+          return new Response(
+            rawUrl,
+            vettedUrl.href,
+            status,
+            resHeaders,
+            redirects,
+            bytes,
+            Date.now() - t0,
+            retryAfter,
           );
+        } catch (err) {
+          // Before the response head: still connecting while a connection to this host is being set up.
+          const host = vettedUrl.hostname.replace(/^\[|\]$/g, "");
+          const at = phase === "connect" && !connecting.has(host) ? "headers" : phase;
+          if (deadline.expired()) {
+            if (at === "connect") connecting.abandon(host, new Error("deadline"));
+            return timeoutFailure(deadline, current, at);
+          }
+          return classifyError(err, current, at);
         }
-        const bytes =
-          method === "HEAD"
-            ? Buffer.alloc(0)
-            : await readBody(res.body, resHeaders["content-encoding"], limits, vettedUrl.host, declared);
-        const retryAfter = parseRetryAfter(resHeaders["retry-after"]);
-        if (options.failOnHttpError && res.statusCode >= 400)
-          return netFailure(
-            "http_status",
-            `${vettedUrl.host} answered HTTP ${res.statusCode}${retryAfter !== undefined ? ` (retry after ${retryAfter} s)` : ""}`,
-            current,
-            { httpStatus: res.statusCode, ...(retryAfter !== undefined ? { retryAfter } : {}) },
-          );
-        return makeResponse(
-          rawUrl,
-          vettedUrl.href,
-          res.statusCode,
-          resHeaders,
-          redirects,
-          bytes,
-          Date.now() - t0,
-          retryAfter,
-        );
-      } catch (err) {
-        // Before the response head: still connecting while a connection to this host is being set up.
-        const host = vettedUrl.hostname.replace(/^\[|\]$/g, "");
-        const at = phase === "connect" && !connecting.has(host) ? "headers" : phase;
-        if (deadline.expired()) {
-          if (at === "connect") connecting.abandon(host, new Error("deadline"));
-          return timeoutFailure(deadline, current, at);
-        }
-        return classifyError(err, current, at);
       }
+    } catch (err) {
+      if (deadline.expired()) return timeoutFailure(deadline, current, "connect");
+      return classifyError(err, current, "connect");
     }
   }
 
   return {
-    async request(rawUrl, options) {
-      // Nothing escapes: whatever a caller passes and whatever breaks below comes back as a NetFailure.
-      const url = typeof rawUrl === "string" ? rawUrl : String(rawUrl);
-      const opts = options?.deadline
-        ? options
-        : { ...(options ?? {}), deadline: Deadline.after(DEFAULT_DEADLINE_MS) };
-      const state: { relay?: AbortRelay } = {};
-      try {
-        return await follow(url, opts, state);
-      } catch (err) {
-        if (opts.deadline.expired()) return timeoutFailure(opts.deadline, url, "connect");
-        return classifyError(err, url, "connect");
-      } finally {
-        state.relay?.dispose();
-      }
-    },
+    request,
     async close() {
       // A graceful close waits for requests in flight; a hostile peer must not hold the caller's shutdown.
       const dispatchers: Dispatcher[] = [
@@ -396,80 +395,6 @@ function timeoutFailure(deadline: Deadline, url: string, phase: NetPhase): NetFa
   return netFailure("timeout", `timeout ${what} ${safeHost(url)}`, url, { phase });
 }
 
-/**
- * The deadline's end, relayed through the few EventEmitter methods undici calls on a `signal`. Asking the Deadline
- * for an AbortSignal would create one, which on Node 20 costs more than a keep-alive request on loopback, and
- * adding and removing AbortSignal listeners costs microseconds more: together most of net's overhead once was.
- */
-class AbortRelay {
-  aborted = false;
-  reason: unknown;
-  readonly dispose: () => void;
-  private listeners: (() => void)[] = [];
-
-  constructor(deadline: Deadline) {
-    this.dispose = deadline.onAbort((reason) => {
-      this.aborted = true;
-      this.reason = reason;
-      const listeners = this.listeners;
-      this.listeners = [];
-      for (const listener of listeners) listener();
-    });
-  }
-
-  // The slice of the EventEmitter interface undici uses for a `signal` (on/once/removeListener of "abort").
-  on(_event: "abort", listener: () => void): this {
-    this.listeners.push(listener);
-    return this;
-  }
-
-  once(event: "abort", listener: () => void): this {
-    return this.on(event, listener);
-  }
-
-  removeListener(_event: "abort", listener: () => void): this {
-    const i = this.listeners.indexOf(listener);
-    if (i !== -1) this.listeners.splice(i, 1);
-    return this;
-  }
-}
-
-/**
- * undici lets an aborted request wait until its connection is up (connect timeout: 30 s), so the deadline is
- * raced here: the call ends on time whatever undici does. A response that arrives after that is drained away.
- */
-function untilAborted<T extends { body: { destroy(): unknown } }>(
-  promise: Promise<T>,
-  signal: AbortRelay,
-): Promise<T> {
-  if (signal.aborted) {
-    promise.then(
-      (late) => late.body.destroy(),
-      () => {},
-    );
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    let settled = false;
-    const onAbort = () => {
-      settled = true;
-      reject(signal.reason);
-    };
-    signal.once("abort", onAbort);
-    promise.then(
-      (value) => {
-        signal.removeListener("abort", onAbort);
-        if (settled) value.body.destroy();
-        else resolve(value);
-      },
-      (err) => {
-        signal.removeListener("abort", onAbort);
-        if (!settled) reject(err);
-      },
-    );
-  });
-}
-
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
@@ -482,19 +407,6 @@ export function parseRetryAfter(value: string | undefined): number | undefined {
   const at = Date.parse(trimmed);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, Math.ceil((at - Date.now()) / 1000));
-}
-
-function makeResponse(
-  url: string,
-  finalUrl: string,
-  status: number,
-  headers: Record<string, string>,
-  redirects: string[],
-  bytes: Buffer,
-  ms: number,
-  retryAfter?: number,
-): NetResponse {
-  return new Response(url, finalUrl, status, headers, redirects, bytes, ms, retryAfter);
 }
 
 /** A class rather than an object literal with closures: one allocation per response on the hot path. */
@@ -538,16 +450,8 @@ function mediaType(header: string | undefined): string {
   return (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
 }
 
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const k in headers) {
-    const v = headers[k];
-    if (v !== undefined) out[k.toLowerCase()] = typeof v === "string" ? v : v.join(", ");
-  }
-  return out;
-}
-
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const NO_BYTES: Buffer = Buffer.alloc(0);
 
 function hasKeys(o: Record<string, string>): boolean {
   for (const _ in o) return true;

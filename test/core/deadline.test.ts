@@ -127,6 +127,19 @@ describe("Deadlines share one clock", () => {
     expect(seen).toEqual(["a", "b timed out"]);
   });
 
+  it("leaving the clock in any order keeps the others watched, each at its own time", async () => {
+    const seen: string[] = [];
+    const offs = [30, 10, 40, 20, 50].map((ms, i) => Deadline.after(ms).onAbort(() => seen.push(`d${i}`)));
+    // Leave from the middle and from the end, so the last watched deadline moves into a freed place.
+    offs[1]();
+    offs[4]();
+    offs[2]();
+    const late = Deadline.after(45);
+    late.onAbort(() => seen.push("late"));
+    await sleep(100);
+    expect(seen).toEqual(["d3", "d0", "late"]);
+  });
+
   it("a listener that watches a new, earlier deadline when another ends gets it on time", async () => {
     const seen: string[] = [];
     Deadline.after(20).onAbort(() => {

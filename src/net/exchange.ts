@@ -1,0 +1,161 @@
+import type { Dispatcher } from "undici";
+import type { Deadline } from "../core/deadline.js";
+import { codingsOf } from "./body.js";
+import { NetError } from "./failure.js";
+
+/**
+ * One request and its response, as a handler on undici's dispatcher: the deadline, the wire cap and the body
+ * collection in one object. undici's `request()` wraps every response in a Readable, a promise and a signal
+ * listener, which together cost more client CPU than the whole policy on a keep-alive loopback request; here the
+ * wire bytes land straight in an array that the cap watches as they arrive.
+ *
+ * `head` resolves once the status and headers are in. A small response arrives whole in one read, so by the time
+ * the caller runs, `body()` usually has the bytes already and returns them without another promise.
+ *
+ * The deadline settles the exchange at once, whatever undici is doing: undici keeps a request queued until its
+ * connection is up (connect timeout: 30 s) and only then hands over the controller that can abort it.
+ */
+export class Exchange implements Dispatcher.DispatchHandler {
+  status = 0;
+  headers: Record<string, string> = NO_HEADERS;
+  /** The content codings to undo, in order; empty for a plain body. */
+  codings: string[] = NO_CODINGS;
+  readonly head: Promise<Exchange>;
+  private resolveHead!: (exchange: Exchange) => void;
+  private rejectHead!: (err: unknown) => void;
+  private bodyWaiter: { resolve: (bytes: Buffer) => void; reject: (err: unknown) => void } | undefined;
+  private controller: Dispatcher.DispatchController | undefined;
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private cap: number;
+  private keep = true;
+  private ended = false;
+  /** Set once the exchange has failed (deadline, cap, socket); later events from undici are ignored. */
+  private failure: unknown;
+  private off: (() => void) | undefined;
+
+  /**
+   * `wireCap` bounds the bytes read off the wire; `plainCap` (tighter, when the decoded cap is smaller) applies
+   * when the response has no content coding, since its wire bytes are then its decoded bytes.
+   */
+  constructor(
+    deadline: Deadline,
+    private readonly host: string,
+    wireCap: number,
+    private readonly plainCap: number,
+  ) {
+    this.cap = wireCap;
+    this.head = new Promise<Exchange>((resolve, reject) => {
+      this.resolveHead = resolve;
+      this.rejectHead = reject;
+    });
+    this.off = deadline.onAbort((reason) => this.fail(reason));
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    // The deadline struck while the request waited for a connection: undici would send it once connected.
+    if (this.failure !== undefined) controller.abort(this.failure as Error);
+  }
+
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    status: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
+    // 1xx informational heads come through here too; the real head follows.
+    if (this.failure !== undefined || status < 200) return;
+    this.status = status;
+    this.headers = flattenHeaders(headers);
+    const coding = this.headers["content-encoding"];
+    if (coding) this.codings = codingsOf(coding);
+    if (this.codings.length === 0) this.cap = this.plainCap;
+    this.resolveHead(this);
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.failure !== undefined) return;
+    this.size += chunk.length;
+    if (this.size > this.cap) {
+      this.fail(new NetError("too_large", `${this.host} sent more than ${this.cap} bytes`, "body"));
+      return;
+    }
+    if (this.keep) this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.failure !== undefined) return;
+    this.ended = true;
+    this.release();
+    const waiter = this.bodyWaiter;
+    if (waiter) {
+      this.bodyWaiter = undefined;
+      waiter.resolve(this.bytes());
+    }
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, err: Error): void {
+    this.fail(err);
+  }
+
+  /** The wire bytes: at once when they are all in, else when they are. */
+  body(): Buffer | Promise<Buffer> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    if (this.ended) return this.bytes();
+    return new Promise<Buffer>((resolve, reject) => {
+      this.bodyWaiter = { resolve, reject };
+    });
+  }
+
+  /** The body is not wanted (a redirect): it is still read to its end, so the connection can be reused. */
+  discard(): void {
+    this.keep = false;
+    this.chunks = [];
+  }
+
+  /** Ends the exchange and its connection (a body announced over the cap). */
+  cancel(reason: Error): void {
+    this.fail(reason);
+  }
+
+  private bytes(): Buffer {
+    const chunks = this.chunks;
+    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, this.size);
+  }
+
+  private fail(reason: unknown): void {
+    if (this.failure !== undefined || this.ended) return;
+    this.failure = reason ?? new Error("aborted");
+    this.chunks = [];
+    this.release();
+    this.controller?.abort(this.failure as Error);
+    this.rejectHead(this.failure);
+    const waiter = this.bodyWaiter;
+    if (waiter) {
+      this.bodyWaiter = undefined;
+      waiter.reject(this.failure);
+    }
+  }
+
+  private release(): void {
+    const off = this.off;
+    this.off = undefined;
+    off?.();
+  }
+}
+
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const NO_CODINGS: string[] = [];
+
+/**
+ * One string per header. undici hands each response a freshly parsed object, names already lower-cased, with an
+ * array only for a repeated header; joining those in place spares a copy of every header per response.
+ */
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  for (const k in headers) {
+    const v = headers[k];
+    if (v === undefined) delete headers[k];
+    else if (typeof v !== "string") headers[k] = v.join(", ");
+  }
+  return headers as Record<string, string>;
+}
