@@ -1,3 +1,4 @@
+import { constants as bufferConstants } from "node:buffer";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import type { Deadline } from "../core/deadline.js";
@@ -62,16 +63,29 @@ async function undoAll(
   let bytes = wire;
   // An empty body (a 204, a HEAD-like answer) has nothing to undo; zlib would call it truncated.
   if (bytes.length === 0) return bytes;
+  const tooLarge = () =>
+    new NetError("too_large", `${host}'s body decompresses past ${maxDecodedBytes} bytes`, "body");
+  const limit = zlibOutputLimit(maxDecodedBytes);
   for (const coding of codings) {
     try {
-      bytes = await undo(coding, bytes, maxDecodedBytes);
+      bytes = await undo(coding, bytes, limit);
     } catch (err) {
-      if ((err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE")
-        throw new NetError("too_large", `${host}'s body decompresses past ${maxDecodedBytes} bytes`, "body");
+      if ((err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw tooLarge();
       throw err;
     }
   }
+  if (bytes.length > maxDecodedBytes) throw tooLarge();
   return bytes;
+}
+
+/**
+ * zlib takes a `maxOutputLength` from 1 to the largest Buffer only and throws for anything else, so a cap of 0 or
+ * Infinity (which the streaming decoder took) made every coded body a "protocol" failure. A cap under 1 is held
+ * by the length check after decoding.
+ */
+function zlibOutputLimit(maxDecodedBytes: number): number {
+  if (!(maxDecodedBytes < bufferConstants.MAX_LENGTH)) return bufferConstants.MAX_LENGTH;
+  return Math.max(1, Math.floor(maxDecodedBytes));
 }
 
 function undo(coding: string, bytes: Buffer, maxOutputLength: number): Promise<Buffer> {

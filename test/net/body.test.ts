@@ -27,6 +27,16 @@ describe("content codings", () => {
     expect(err.message).toMatch(/decompresses past 65536/);
   });
 
+  it("take any decoded cap: none (Infinity) decodes, a cap of 0 refuses a non-empty body", async () => {
+    // zlib accepts maxOutputLength only from 1 to the largest Buffer: out of that range every coded body failed.
+    const wire = zlib.gzipSync(text);
+    for (const cap of [Number.POSITIVE_INFINITY, 2 ** 53])
+      expect((await decodeBody(wire, ["gzip"], cap, "h", Deadline.after(5000))).equals(text)).toBe(true);
+    const err = await decodeBody(wire, ["gzip"], 0, "h", Deadline.after(5000)).catch((e) => e);
+    expect(err).toBeInstanceOf(NetError);
+    expect(err.code).toBe("too_large");
+  });
+
   it("name an unknown coding as a protocol failure", async () => {
     const err = await decodeBody(text, ["snappy"], 1e6, "h", Deadline.after(5000)).catch((e) => e);
     expect(err).toBeInstanceOf(NetError);

@@ -114,6 +114,17 @@ describe("rule 4: bytes after decompression are capped", () => {
     ).toBe(true);
   });
 
+  it("a decoded cap of Infinity means no decoded cap, not a failure", async () => {
+    ctx.sim.route("enc.example.com", "/page", {
+      headers: { "content-encoding": "br" },
+      body: zlib.brotliCompressSync(html),
+    });
+    const r = await get(ctx.net, "https://enc.example.com/page", 5000, {
+      maxDecodedBytes: Number.POSITIVE_INFINITY,
+    });
+    expect(r.ok && r.text()).toBe(html.toString());
+  });
+
   it("names an unknown or corrupt coding", async () => {
     ctx.sim.route("enc.example.com", "/zstd-ish", { headers: { "content-encoding": "snappy" }, body: "xx" });
     expectFailure(await get(ctx.net, "https://enc.example.com/zstd-ish"), "protocol");
