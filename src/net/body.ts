@@ -6,6 +6,7 @@ import { NetError } from "./failure.js";
 
 const gunzip = promisify(zlib.gunzip);
 const inflate = promisify(zlib.inflate);
+const inflateRaw = promisify(zlib.inflateRaw);
 const brotliDecompress = promisify(zlib.brotliDecompress);
 
 export interface BodyLimits {
@@ -95,10 +96,20 @@ function undo(coding: string, bytes: Buffer, maxOutputLength: number): Promise<B
       // Z_SYNC_FLUSH: a stream cut short still yields what it holds, as browsers show a truncated page.
       return gunzip(bytes, { finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength });
     case "deflate":
-      return inflate(bytes, { finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength });
+      // HTTP's "deflate" is zlib-wrapped, but servers (old IIS, some CDNs) send raw deflate under that name and
+      // browsers read both, told apart by the zlib header; a raw body fed to inflate failed as "protocol".
+      return (hasZlibHeader(bytes) ? inflate : inflateRaw)(bytes, {
+        finishFlush: zlib.constants.Z_SYNC_FLUSH,
+        maxOutputLength,
+      });
     case "br":
       return brotliDecompress(bytes, { maxOutputLength });
     default:
       return Promise.reject(new NetError("protocol", `unsupported content-encoding ${coding}`, "body"));
   }
+}
+
+/** RFC 1950: compression method 8 in the low nibble of the first byte, and the first two bytes a multiple of 31. */
+function hasZlibHeader(bytes: Buffer): boolean {
+  return bytes.length >= 2 && (bytes[0] & 0x0f) === 8 && ((bytes[0] << 8) | bytes[1]) % 31 === 0;
 }

@@ -114,6 +114,26 @@ describe("rule 4: bytes after decompression are capped", () => {
     ).toBe(true);
   });
 
+  it("reads deflate sent raw (no zlib wrapper), as browsers do, and caps a raw deflate bomb", async () => {
+    ctx.sim.route("enc.example.com", "/raw-deflate", {
+      headers: { "content-encoding": "deflate" },
+      body: zlib.deflateRawSync(html),
+    });
+    const r = await get(ctx.net, "https://enc.example.com/raw-deflate");
+    expect(r.ok && r.text()).toBe(html.toString());
+    ctx.sim.route("enc.example.com", "/raw-deflate-bomb", {
+      headers: { "content-encoding": "deflate" },
+      body: zlib.deflateRawSync(Buffer.alloc(16 * 1024 * 1024)),
+    });
+    const bomb = expectFailure(
+      await get(ctx.net, "https://enc.example.com/raw-deflate-bomb", 10_000, {
+        maxDecodedBytes: 1024 * 1024,
+      }),
+      "too_large",
+    );
+    expect(bomb.message).toMatch(/decompresses/);
+  });
+
   it("a decoded cap of Infinity means no decoded cap, not a failure", async () => {
     ctx.sim.route("enc.example.com", "/page", {
       headers: { "content-encoding": "br" },
