@@ -319,8 +319,15 @@ export function createNet(config: NetConfig = {}): Net {
             current = next;
             continue;
           }
+          // A HEAD answer has no body: its Content-Length is the size a GET would get (a browser's HEAD for a
+          // large file through the guarded browser was refused as too_large).
           const declared = Number(resHeaders["content-length"]);
-          if (Number.isFinite(declared) && declared > limits.maxBytes && !resHeaders["content-encoding"]) {
+          if (
+            method !== "HEAD" &&
+            Number.isFinite(declared) &&
+            declared > limits.maxBytes &&
+            !resHeaders["content-encoding"]
+          ) {
             const message = `${vettedUrl.host} announced ${declared} bytes, over ${limits.maxBytes}`;
             res.cancel(new NetError("too_large", message, "body"));
             return netFailure("too_large", message, current, { phase: "body", httpStatus: status });

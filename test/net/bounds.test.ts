@@ -65,6 +65,17 @@ describe("rule 4: bytes off the wire are capped", () => {
     const r = expectFailure(await get(ctx.net, `http://${HOSTILE_HOST}${P.contentLengthHuge}`), "too_large");
     expect(r.message).toMatch(/announced/);
   });
+
+  it("a HEAD announcing a large entity has no body to refuse", async () => {
+    // Its Content-Length describes the entity a GET would get; no byte of it comes on the wire.
+    ctx.sim.route("big.example.com", "/movie.mp4", (_req, raw) => {
+      raw.res.writeHead(200, { "content-type": "video/mp4", "content-length": String(50 * 1024 * 1024) });
+      raw.res.end();
+    });
+    const head = await get(ctx.net, "https://big.example.com/movie.mp4", 5000, { method: "HEAD" });
+    expect(head.ok && head.status).toBe(200);
+    expect(head.ok && head.headers["content-type"]).toBe("video/mp4");
+  });
 });
 
 describe("rule 4: bytes after decompression are capped", () => {
