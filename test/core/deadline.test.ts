@@ -151,6 +151,69 @@ describe("Deadlines share one clock", () => {
   });
 });
 
+describe("Deadline's watched set under churn", () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it("random watch, unwatch, re-watch and abort: each ends at its time, none early, none lost", async () => {
+    // A seeded walk over the slot bookkeeping: a wrong swap on removal would end a deadline early, late, never,
+    // or end one nobody watches any more.
+    let seed = 7;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    type Entry = {
+      d: Deadline;
+      at: number;
+      endedAt?: number;
+      off?: () => void;
+      active: boolean;
+      aborted: boolean;
+    };
+    const made: Entry[] = [];
+    const listen = (e: Entry) => {
+      e.active = true;
+      e.off = e.d.onAbort(() => {
+        e.endedAt ??= performance.now();
+      });
+    };
+    const t0 = performance.now();
+    for (let i = 0; i < 300; i++) {
+      const budget = 30 + Math.floor(rand() * 120);
+      const entry: Entry = { d: Deadline.after(budget), at: t0 + budget, active: false, aborted: false };
+      made.push(entry);
+      listen(entry);
+      const other = made[Math.floor(rand() * made.length)];
+      if (other.aborted) continue;
+      const roll = rand();
+      if (roll < 0.3 && other.active) {
+        other.off?.();
+        other.active = false;
+      } else if (roll < 0.45) {
+        other.off?.();
+        listen(other);
+      } else if (roll < 0.55) {
+        other.aborted = true;
+        other.d.abort(new Error("stop"));
+      }
+    }
+    await sleep(300);
+    for (const e of made) {
+      if (e.aborted) expect(e.d.cancelled()).toBe(true);
+      else if (e.active) {
+        expect(e.endedAt, "a watched deadline ends").toBeDefined();
+        expect(e.endedAt as number).toBeGreaterThanOrEqual(e.at - 2);
+        expect(e.d.reason).toBeInstanceOf(DeadlineExceeded);
+      } else {
+        // Nobody listens: the clock must not end it (it still reads as expired).
+        expect(e.endedAt).toBeUndefined();
+        expect(e.d.ended()).toBe(false);
+        expect(e.d.expired()).toBe(true);
+      }
+    }
+  });
+});
+
 describe("Deadline's shared clock keeps monotonic time", () => {
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
