@@ -107,10 +107,16 @@ export class Exchange implements Dispatcher.DispatchHandler {
     });
   }
 
-  /** The body is not wanted (a redirect): it is still read to its end, so the connection can be reused. */
+  /**
+   * The body is not wanted (a redirect): a short one is still read to its end, so the connection can be reused;
+   * past DRAIN_BYTES the connection is dropped instead. Read to the full wire cap, a redirect that trickles or
+   * streams junk kept a socket busy and a deadline listener attached after the call itself had returned.
+   */
   discard(): void {
     this.keep = false;
     this.chunks = [];
+    if (this.cap > DRAIN_BYTES) this.cap = DRAIN_BYTES;
+    if (this.size > this.cap) this.fail(new NetError("too_large", "redirect body not drained", "body"));
   }
 
   /** Ends the exchange and its connection (a body announced over the cap). */
@@ -144,6 +150,8 @@ export class Exchange implements Dispatcher.DispatchHandler {
   }
 }
 
+/** A redirect body worth reading to its end to keep the connection: real ones are a few hundred bytes. */
+const DRAIN_BYTES = 64 * 1024;
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const NO_CODINGS: string[] = [];
 

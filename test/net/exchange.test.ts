@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { Deadline } from "../../src/core/deadline.js";
 import { expectFailure, get, useSimWeb, within } from "./harness.js";
 
 const ctx = useSimWeb();
@@ -38,6 +39,26 @@ describe("one exchange on the wire", () => {
     const r = await within(get(ctx.net, "https://ex.example.com/endless-redirect", 3000), 10_000);
     expect(r.ok && r.text()).toBe("landed");
     expect(r.ok && r.redirects).toEqual(["https://ex.example.com/landed"]);
+  });
+
+  it("a redirect whose body keeps coming is let go once the call has moved on", async () => {
+    let closed = false;
+    ctx.sim.route("ex.example.com", "/streaming-redirect", (_req, raw) => {
+      raw.res.writeHead(302, { location: "/landed", "content-type": "text/html" });
+      const timer = setInterval(() => raw.res.write("x".repeat(4096)), 20);
+      raw.res.on("close", () => {
+        clearInterval(timer);
+        closed = true;
+      });
+    });
+    ctx.sim.route("ex.example.com", "/landed", { body: "landed" });
+    const deadline = Deadline.after(20_000);
+    const r = await ctx.net.request("https://ex.example.com/streaming-redirect", { deadline });
+    expect(r.ok && r.text()).toBe("landed");
+    // Not held to the 3 MB wire cap or the 20 s deadline: the connection is dropped and the deadline let go.
+    for (let i = 0; i < 100 && !closed; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(closed).toBe(true);
+    expect((deadline as unknown as { listeners?: Set<unknown> }).listeners?.size ?? 0).toBe(0);
   });
 
   it("a redirect's body over the wire cap does not stop the redirect", async () => {
