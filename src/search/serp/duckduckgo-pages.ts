@@ -1,25 +1,33 @@
-import type { CheerioAPI } from "cheerio";
+import type { Element } from "domhandler";
+import { DomUtils } from "htmlparser2";
 import type { ProviderHit } from "../provider.js";
-import { loadSerp } from "./dom.js";
+import { firstInside, hasClass, serpElements, textInside, textOf } from "./dom.js";
 import type { SerpParse } from "./outcome.js";
 import { cleanText, isoDay } from "./text.js";
 import { isDuckDuckGoAd, unwrapDuckDuckGo } from "./unwrap.js";
 
-type Page = CheerioAPI;
+// Both DDG pages are read from the bare htmlparser2 tree (no cheerio, no selectors): DDG's parse sits on every
+// search's path. Each test below is what the CSS selector in its comment matches; attribute values compare
+// case-sensitively, as css-select compares them.
 
-// DDG serves its challenge with 202 and sometimes with 200, so the markup decides, never the status alone.
-const CHALLENGE_SELECTOR = [
-  "form#challenge-form",
-  "form#img-form",
-  ".anomaly-modal__mask",
-  '[data-testid="anomaly-modal"]',
-  'form[action*="anomaly.js"]',
-  'script[src*="anomaly.js"]',
-].join(", ");
-
-export function isDuckDuckGoChallenge($: Page): boolean {
-  return $(CHALLENGE_SELECTOR).length > 0;
+// DDG serves its challenge with 200 too, so the markup decides, never the status alone. Matches
+// `form#challenge-form, form#img-form, .anomaly-modal__mask, [data-testid="anomaly-modal"],
+// form[action*="anomaly.js"], script[src*="anomaly.js"]`.
+function isChallengeMarker(el: Element): boolean {
+  const { id, action, src } = el.attribs;
+  if (el.name === "form" && (id === "challenge-form" || id === "img-form" || action?.includes("anomaly.js")))
+    return true;
+  if (el.name === "script" && src?.includes("anomaly.js")) return true;
+  return el.attribs["data-testid"] === "anomaly-modal" || hasClass(el, "anomaly-modal__mask");
 }
+
+const isNoResults = (el: Element) => hasClass(el, "no-results");
+const isResultTitle = (el: Element) => el.name === "a" && hasClass(el, "result__a");
+const isResultSnippet = (el: Element) => hasClass(el, "result__snippet");
+const isResultDate = (el: Element) => hasClass(el, "result__extras__url");
+const isLiteLink = (el: Element) => el.name === "a" && hasClass(el, "result-link");
+const isLiteSnippet = (el: Element) => el.name === "td" && hasClass(el, "result-snippet");
+const isLiteTimestamp = (el: Element) => el.name === "span" && hasClass(el, "timestamp");
 
 /** A result link worth returning: unwrapped from uddg, not an ad click. */
 function targetOf(href: string | undefined): string | undefined {
@@ -35,26 +43,39 @@ function classify(hits: ProviderHit[], noResults: boolean): SerpParse {
 
 /** `html.duckduckgo.com/html/`: organic `div.result` blocks; ads (`result--ad`) and y.js targets dropped. */
 export function parseDuckDuckGoHtml(html: string): SerpParse {
-  const $ = loadSerp(html);
-  if (isDuckDuckGoChallenge($)) return { kind: "blocked", reason: "anomaly challenge page" };
+  const elements = serpElements(html);
+  if (elements.some(isChallengeMarker)) return { kind: "blocked", reason: "anomaly challenge page" };
   const hits: ProviderHit[] = [];
-  let noResults = $(".no-results").length > 0;
-  $("div.result").each((_, el) => {
-    const block = $(el);
-    if (block.hasClass("result--no-result")) {
+  let noResults = elements.some(isNoResults);
+  for (const block of elements) {
+    if (block.name !== "div" || !hasClass(block, "result")) continue;
+    if (hasClass(block, "result--no-result")) {
       noResults = true;
-      return;
+      continue;
     }
-    if (block.hasClass("result--ad")) return;
-    const link = block.find("a.result__a").first();
-    const url = targetOf(link.attr("href"));
-    const title = cleanText(link.text());
-    if (!url || !title) return;
-    const snippet = cleanText(block.find(".result__snippet").first().text());
-    const date = isoDay(block.find(".result__extras__url").text());
+    if (hasClass(block, "result--ad")) continue;
+    const link = firstInside(block, isResultTitle);
+    const url = targetOf(link?.attribs.href);
+    const title = cleanText(textOf(link));
+    if (!url || !title) continue;
+    const snippet = cleanText(textOf(firstInside(block, isResultSnippet)));
+    const date = isoDay(textInside(block, isResultDate));
     hits.push({ title, url, snippet, ...(date ? { date } : {}) });
-  });
+  }
   return classify(hits, noResults);
+}
+
+/** The row a Lite result link sits in: its nearest `tr` ancestor. */
+function rowOf(link: Element): Element | undefined {
+  for (let at = link.parent; at && at.type !== "root"; at = at.parent)
+    if ((at as Element).name === "tr") return at as Element;
+  return undefined;
+}
+
+/** The next sibling element when it is a row (cheerio's `.next("tr")`). */
+function nextRow(row: Element): Element | undefined {
+  const next = DomUtils.nextElementSibling(row);
+  return next?.name === "tr" ? next : undefined;
 }
 
 /**
@@ -62,24 +83,24 @@ export function parseDuckDuckGoHtml(html: string): SerpParse {
  * `td.result-snippet`, `span.link-text` and an optional `span.timestamp`. Class attributes are single-quoted there.
  */
 export function parseDuckDuckGoLite(html: string): SerpParse {
-  const $ = loadSerp(html);
-  if (isDuckDuckGoChallenge($)) return { kind: "blocked", reason: "anomaly challenge page" };
+  const elements = serpElements(html);
+  if (elements.some(isChallengeMarker)) return { kind: "blocked", reason: "anomaly challenge page" };
   const hits: ProviderHit[] = [];
-  $("a.result-link").each((_, el) => {
-    const link = $(el);
-    const row = link.closest("tr");
-    if (row.hasClass("result-sponsored")) return;
-    const url = targetOf(link.attr("href"));
-    const title = cleanText(link.text());
-    if (!url || !title) return;
+  for (const link of elements) {
+    if (!isLiteLink(link)) continue;
+    const row = rowOf(link);
+    if (row && hasClass(row, "result-sponsored")) continue;
+    const url = targetOf(link.attribs.href);
+    const title = cleanText(textOf(link));
+    if (!url || !title) continue;
     let snippet = "";
     let date: string | undefined;
-    for (let next = row.next("tr"); next.length > 0; next = next.next("tr")) {
-      if (next.find("a.result-link").length > 0) break;
-      snippet ||= cleanText(next.find("td.result-snippet").text());
-      date ??= isoDay(next.find("span.timestamp").text());
+    for (let next = row && nextRow(row); next; next = nextRow(next)) {
+      if (firstInside(next, isLiteLink)) break;
+      snippet ||= cleanText(textInside(next, isLiteSnippet));
+      date ??= isoDay(textInside(next, isLiteTimestamp));
     }
     hits.push({ title, url, snippet, ...(date ? { date } : {}) });
-  });
-  return classify(hits, $(".no-results").length > 0);
+  }
+  return classify(hits, elements.some(isNoResults));
 }
