@@ -4,7 +4,7 @@ import type { ProviderHit } from "../provider.js";
 import { firstInside, hasClass, serpElements, textInside, textOf } from "./dom.js";
 import type { SerpParse } from "./outcome.js";
 import { cleanText, isoDay } from "./text.js";
-import { isDuckDuckGoAd, unwrapDuckDuckGo } from "./unwrap.js";
+import { duckDuckGoTarget } from "./unwrap.js";
 
 // Both DDG pages are read from the bare htmlparser2 tree (no cheerio, no selectors): DDG's parse sits on every
 // search's path. Each test below is what the CSS selector in its comment matches; attribute values compare
@@ -29,12 +29,6 @@ const isLiteLink = (el: Element) => el.name === "a" && hasClass(el, "result-link
 const isLiteSnippet = (el: Element) => el.name === "td" && hasClass(el, "result-snippet");
 const isLiteTimestamp = (el: Element) => el.name === "span" && hasClass(el, "timestamp");
 
-/** A result link worth returning: unwrapped from uddg, not an ad click. */
-function targetOf(href: string | undefined): string | undefined {
-  const url = unwrapDuckDuckGo(href);
-  return url && !isDuckDuckGoAd(url) ? url : undefined;
-}
-
 function classify(hits: ProviderHit[], noResults: boolean): SerpParse {
   if (hits.length > 0) return { kind: "results", hits };
   if (noResults) return { kind: "empty" };
@@ -55,7 +49,7 @@ export function parseDuckDuckGoHtml(html: string): SerpParse {
     }
     if (hasClass(block, "result--ad")) continue;
     const link = firstInside(block, isResultTitle);
-    const url = targetOf(link?.attribs.href);
+    const url = duckDuckGoTarget(link?.attribs.href);
     const title = cleanText(textOf(link));
     if (!url || !title) continue;
     const snippet = cleanText(textOf(firstInside(block, isResultSnippet)));
@@ -90,7 +84,7 @@ export function parseDuckDuckGoLite(html: string): SerpParse {
     if (!isLiteLink(link)) continue;
     const row = rowOf(link);
     if (row && hasClass(row, "result-sponsored")) continue;
-    const url = targetOf(link.attribs.href);
+    const url = duckDuckGoTarget(link.attribs.href);
     const title = cleanText(textOf(link));
     if (!url || !title) continue;
     let snippet = "";
