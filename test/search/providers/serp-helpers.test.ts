@@ -76,6 +76,18 @@ describe("relevance", () => {
     expect(looksRelevant("popular times pizza Arlington", hits)).toBe(false);
     expect(looksRelevant("popular times pizza", hits)).toBe(true);
   });
+  it("counts words found in different hits and fields, and the same word only once", () => {
+    const hit = (title: string, snippet = "", url = "https://ex.com/") => ({ title, url, snippet });
+    const query = "arlington pizza delivery hours";
+    expect(
+      looksRelevant(query, [hit("Weather"), hit("Best pizza"), hit("Maps", "", "https://arlington.gov/")]),
+    ).toBe(true);
+    expect(looksRelevant(query, [hit("Pizza"), hit("pizzas", "pizza pizza")])).toBe(false);
+    expect(looksRelevant(query, [hit("Weather"), hit("News", "Delivery times")])).toBe(false);
+    expect(looksRelevant(query, [hit("Weather"), hit("News", "Delivery times"), hit("Opening hours")])).toBe(
+      true,
+    );
+  });
 });
 
 describe("localeOf", () => {
