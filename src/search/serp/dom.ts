@@ -26,7 +26,11 @@ const SPACE = /\s/;
 
 /** `class` holds `name` as a whole word: what `.name` matches. */
 export function hasClass(el: Element, name: string): boolean {
-  const value = el.attribs.class;
+  return classHas(el.attribs.class, name);
+}
+
+/** A class attribute's value holds `name` as a whole word. */
+export function classHas(value: string | undefined, name: string): boolean {
   if (!value) return false;
   for (let at = value.indexOf(name); at >= 0; at = value.indexOf(name, at + 1)) {
     const end = at + name.length;

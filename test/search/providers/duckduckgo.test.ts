@@ -157,6 +157,19 @@ describe("DDG page reading without selectors", () => {
     expect(parsed.hits).toEqual([{ title: "First", url: "https://first.example/", snippet: "one & two" }]);
   });
 
+  it("an element inside nested blocks serves each of them; comments are not text; open tags close at the end", () => {
+    const html =
+      result("result", result("result", `${link("https://deep.example/", "Deep<!-- x --> title")}`)) +
+      '<div class="result"><a class="result__a" href="https://open.example/">Never <i>closed';
+    const parsed = parseDuckDuckGoHtml(html);
+    if (parsed.kind !== "results") throw new Error(parsed.kind);
+    expect(parsed.hits).toEqual([
+      { title: "Deep title", url: "https://deep.example/", snippet: "" },
+      { title: "Deep title", url: "https://deep.example/", snippet: "" },
+      { title: "Never closed", url: "https://open.example/", snippet: "" },
+    ]);
+  });
+
   it("Lite: a link outside any row keeps no snippet; the snippet rows stop at the next link's row", () => {
     const html =
       "<table><tr><td><a class='result-link' href='https://a.example/'>A</a></td></tr>" +
