@@ -13,9 +13,8 @@ export function loadSerp(html: string): cheerio.CheerioAPI {
 }
 
 /**
- * The same htmlparser2 tree `loadSerp` builds, as its elements in document order, for a parser hot enough to skip
- * cheerio: on DDG's 35 KB page, cheerio's wrapping and its selectors (compiled afresh on every call) cost twice
- * what the tree itself does, and a search waits for that parse.
+ * The same htmlparser2 tree `loadSerp` builds, as its elements in document order, for DDG's parsers: on its 35 KB
+ * page, cheerio's wrapping and its selectors (compiled afresh on every call) cost twice what the tree does.
  */
 export function serpElements(html: string): Element[] {
   return DomUtils.findAll(() => true, parseDocument(html, { decodeEntities: true }).children);
