@@ -90,12 +90,14 @@ function numberSetting(settings: Record<string, unknown>, name: string, fallback
 }
 
 async function coolingRegions(ctx: ProviderContext, regions: string[]): Promise<Map<string, number>> {
+  // Read together: on a shared store (Redis) that is one round trip before the request, not one per region.
+  const entries = await Promise.all(regions.map((r) => ctx.store.get<Cooldown>(ddgCooldownKey(r))));
   const now = Date.now();
   const cooling = new Map<string, number>();
-  for (const region of regions) {
-    const entry = await ctx.store.get<Cooldown>(ddgCooldownKey(region));
+  regions.forEach((region, i) => {
+    const entry = entries[i];
     if (entry && entry.until > now) cooling.set(region, entry.until);
-  }
+  });
   return cooling;
 }
 

@@ -1,5 +1,6 @@
 import * as cheerio from "cheerio";
-import type { AnyNode } from "domhandler";
+import type { AnyNode, Element } from "domhandler";
+import { DomUtils, parseDocument } from "htmlparser2";
 import type { ProviderHit } from "../provider.js";
 import type { SerpParse } from "./outcome.js";
 
@@ -9,6 +10,47 @@ import type { SerpParse } from "./outcome.js";
  */
 export function loadSerp(html: string): cheerio.CheerioAPI {
   return cheerio.load(html, { xml: { xmlMode: false, decodeEntities: true } });
+}
+
+/**
+ * The same htmlparser2 tree `loadSerp` builds, as its elements in document order, for DDG's parsers: on its 35 KB
+ * page, cheerio's wrapping and its selectors (compiled afresh on every call) cost twice what the tree does.
+ */
+export function serpElements(html: string): Element[] {
+  return DomUtils.findAll(() => true, parseDocument(html, { decodeEntities: true }).children);
+}
+
+// Whitespace as cheerio's hasClass and css-select's `.class` see it, so both readings agree on every page.
+const SPACE = /\s/;
+
+/** `class` holds `name` as a whole word: what `.name` matches. */
+export function hasClass(el: Element, name: string): boolean {
+  return classHas(el.attribs.class, name);
+}
+
+/** A class attribute's value holds `name` as a whole word. */
+export function classHas(value: string | undefined, name: string): boolean {
+  if (!value) return false;
+  for (let at = value.indexOf(name); at >= 0; at = value.indexOf(name, at + 1)) {
+    const end = at + name.length;
+    if ((at === 0 || SPACE.test(value[at - 1])) && (end === value.length || SPACE.test(value[end])))
+      return true;
+  }
+  return false;
+}
+
+/** First descendant (document order) that passes `test`: cheerio's `.find(selector).first()`. */
+export function firstInside(el: Element, test: (e: Element) => boolean): Element | undefined {
+  return DomUtils.findOne(test, el.children) ?? undefined;
+}
+
+/** Text of every descendant that passes `test`, joined: cheerio's `.find(selector).text()`. */
+export function textInside(el: Element, test: (e: Element) => boolean): string {
+  return DomUtils.findAll(test, el.children).map(textOf).join("");
+}
+
+export function textOf(node: AnyNode | undefined): string {
+  return node ? DomUtils.textContent(node) : "";
 }
 
 /**

@@ -63,13 +63,17 @@ export function looksRelevant(query: string, hits: ProviderHit[]): boolean {
   if (UNSPACED_SCRIPT.test(query)) return true;
   const wanted = contentWords(query);
   if (wanted.length === 0) return true;
-  const page = new Set(hits.flatMap((h) => contentWords(`${h.title} ${h.snippet} ${h.url}`)));
-  let matched = 0;
-  for (const word of wanted)
-    for (const seen of page)
-      if (sameWord(word, seen)) {
-        matched++;
-        break;
-      }
-  return matched >= (wanted.length >= 4 ? 2 : 1);
+  const needed = wanted.length >= 4 ? 2 : 1;
+  // Hit by hit, stopping as soon as enough query words are found: an honest page answers on its first title, and
+  // this runs on every scraped page, so the rest of the page is neither split nor compared.
+  const missing = new Set(wanted);
+  const page = new Set<string>();
+  for (const hit of hits)
+    for (const seen of contentWords(`${hit.title} ${hit.snippet} ${hit.url}`)) {
+      if (page.has(seen)) continue;
+      page.add(seen);
+      for (const word of missing) if (sameWord(word, seen)) missing.delete(word);
+      if (wanted.length - missing.size >= needed) return true;
+    }
+  return false;
 }

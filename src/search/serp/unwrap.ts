@@ -5,10 +5,14 @@
 
 /** An absolute http(s) URL from `raw` (protocol-relative and relative links resolved against `base`), or undefined. */
 export function absoluteHttpUrl(raw: string | undefined, base?: string): string | undefined {
+  return httpUrl(raw, base)?.href;
+}
+
+function httpUrl(raw: string | undefined, base?: string): URL | undefined {
   if (!raw) return undefined;
   try {
     const url = base ? new URL(raw.trim(), base) : new URL(raw.trim());
-    return url.protocol === "http:" || url.protocol === "https:" ? url.href : undefined;
+    return url.protocol === "http:" || url.protocol === "https:" ? url : undefined;
   } catch {
     return undefined;
   }
@@ -19,23 +23,17 @@ function isHost(url: URL, domain: string): boolean {
 }
 
 /**
- * `//duckduckgo.com/l/?uddg=<target>&rut=…` ⇒ target. URLSearchParams decodes `uddg` exactly once, which is
- * what DDG encoded; a second decode would corrupt targets that themselves carry %-escapes. Direct links pass through.
+ * A DDG result link's target: `//duckduckgo.com/l/?uddg=<target>&rut=…` ⇒ target, a direct link as it is, an ad
+ * click (`duckduckgo.com/y.js?ad_domain=…`, sometimes inside uddg) ⇒ undefined. URLSearchParams decodes `uddg`
+ * exactly once, which is what DDG encoded; a second decode would corrupt targets that themselves carry %-escapes.
+ * Each URL is parsed once: this runs for every link of every DDG page.
  */
-export function unwrapDuckDuckGo(href: string | undefined): string | undefined {
-  const url = absoluteHttpUrl(href, "https://duckduckgo.com/");
-  if (!url) return undefined;
-  const parsed = new URL(url);
-  if (isHost(parsed, "duckduckgo.com") && parsed.pathname === "/l/") {
-    return absoluteHttpUrl(parsed.searchParams.get("uddg") ?? undefined);
-  }
-  return url;
-}
-
-/** DDG ads click through `duckduckgo.com/y.js?ad_domain=…` (sometimes inside uddg). */
-export function isDuckDuckGoAd(url: string): boolean {
-  const parsed = new URL(url);
-  return isHost(parsed, "duckduckgo.com") && parsed.pathname === "/y.js";
+export function duckDuckGoTarget(href: string | undefined): string | undefined {
+  let url = httpUrl(href, "https://duckduckgo.com/");
+  if (url && isHost(url, "duckduckgo.com") && url.pathname === "/l/")
+    url = httpUrl(url.searchParams.get("uddg") ?? undefined);
+  if (!url || (isHost(url, "duckduckgo.com") && url.pathname === "/y.js")) return undefined;
+  return url.href;
 }
 
 /**

@@ -101,6 +101,92 @@ describe("parseDuckDuckGoHtml", () => {
   });
 });
 
+describe("DDG page reading without selectors", () => {
+  // The parsers walk the htmlparser2 tree instead of running CSS selectors; these pin what each selector meant.
+  const result = (cls: string, inner: string) => `<div class="${cls}">${inner}</div>`;
+  const link = (href: string, text: string) => `<a class="result__a" href="${href}">${text}</a>`;
+
+  it.each([
+    '<form id="challenge-form"></form>',
+    '<form id="img-form"></form>',
+    '<div class="x anomaly-modal__mask"></div>',
+    '<section data-testid="anomaly-modal"></section>',
+    '<form action="/anomaly.js?x=1"></form>',
+    '<script src="https://duckduckgo.com/dist/anomaly.js"></script>',
+  ])("each challenge marker blocks, even beside results: %s", (marker) => {
+    const html = `${marker}${result("result", link("https://ex.com/", "Example"))}`;
+    expect(parseDuckDuckGoHtml(html)).toEqual({ kind: "blocked", reason: "anomaly challenge page" });
+    expect(parseDuckDuckGoLite(html).kind).toBe("blocked");
+  });
+
+  it("near misses are not challenge markers (attribute values compare case-sensitively)", () => {
+    const html =
+      '<form id="Challenge-Form"></form><div id="challenge-form"></div><p class="anomaly-modal__mask-x"></p>' +
+      '<script src="/anomaly.mjs"></script>' +
+      result("result", link("https://ex.com/", "Example"));
+    expect(parseDuckDuckGoHtml(html).kind).toBe("results");
+  });
+
+  it("reads class words as `.result` does, nested blocks each on their own", () => {
+    const html =
+      result("result--ad", link("https://notblock.example/", "Not a block")) +
+      result(
+        " web-result\tresult ",
+        `${link("https://outer.example/", "Outer <b>bold</b>")}<span class="result__extras__url">Jan 3,</span>` +
+          `<span class="result__extras__url"> 2024</span>${result("result", link("https://inner.example/", "Inner"))}`,
+      ) +
+      result("RESULT", link("https://upper.example/", "Upper"));
+    const parsed = parseDuckDuckGoHtml(html);
+    if (parsed.kind !== "results") throw new Error(parsed.kind);
+    expect(parsed.hits).toEqual([
+      { title: "Outer bold", url: "https://outer.example/", snippet: "", date: "2024-01-03" },
+      { title: "Inner", url: "https://inner.example/", snippet: "" },
+    ]);
+  });
+
+  it("takes the first title link and snippet in a block, and skips a block without a title", () => {
+    const html =
+      result("result", '<a class="result__a">no href</a>') +
+      result(
+        "result",
+        `<h2>${link("https://first.example/", "First")}</h2>${link("https://second.example/", "Second")}` +
+          '<a class="result__snippet">one &amp;amp; two</a><div class="result__snippet">later</div>',
+      );
+    const parsed = parseDuckDuckGoHtml(html);
+    if (parsed.kind !== "results") throw new Error(parsed.kind);
+    expect(parsed.hits).toEqual([{ title: "First", url: "https://first.example/", snippet: "one & two" }]);
+  });
+
+  it("an element inside nested blocks serves each of them; comments are not text; open tags close at the end", () => {
+    const html =
+      result("result", result("result", `${link("https://deep.example/", "Deep<!-- x --> title")}`)) +
+      '<div class="result"><a class="result__a" href="https://open.example/">Never <i>closed';
+    const parsed = parseDuckDuckGoHtml(html);
+    if (parsed.kind !== "results") throw new Error(parsed.kind);
+    expect(parsed.hits).toEqual([
+      { title: "Deep title", url: "https://deep.example/", snippet: "" },
+      { title: "Deep title", url: "https://deep.example/", snippet: "" },
+      { title: "Never closed", url: "https://open.example/", snippet: "" },
+    ]);
+  });
+
+  it("Lite: a link outside any row keeps no snippet; the snippet rows stop at the next link's row", () => {
+    const html =
+      "<table><tr><td><a class='result-link' href='https://a.example/'>A</a></td></tr>" +
+      "<tr><td class='result-snippet'></td></tr><tr><td class='result-snippet'>second row</td></tr>" +
+      "<tr><td><span class='timestamp'>2024-05-06T00:00:00</span></td></tr>" +
+      "<tr><td><a class='result-link' href='https://b.example/'>B</a></td></tr></table>" +
+      "<p><a class='result-link' href='https://c.example/'>C</a></p>";
+    const parsed = parseDuckDuckGoLite(html);
+    if (parsed.kind !== "results") throw new Error(parsed.kind);
+    expect(parsed.hits).toEqual([
+      { title: "A", url: "https://a.example/", snippet: "second row", date: "2024-05-06" },
+      { title: "B", url: "https://b.example/", snippet: "" },
+      { title: "C", url: "https://c.example/", snippet: "" },
+    ]);
+  });
+});
+
 describe("parseDuckDuckGoLite", () => {
   it.each([
     [

@@ -3,21 +3,27 @@ import { retryAfterSeconds } from "../../../src/search/providers/http-errors.js"
 import { localeOf } from "../../../src/search/serp/locale.js";
 import { contentWords, looksRelevant } from "../../../src/search/serp/relevance.js";
 import { cleanText, isoDay } from "../../../src/search/serp/text.js";
-import { isDuckDuckGoAd, unwrapBing, unwrapDuckDuckGo } from "../../../src/search/serp/unwrap.js";
+import { duckDuckGoTarget, unwrapBing } from "../../../src/search/serp/unwrap.js";
 
-describe("unwrapDuckDuckGo", () => {
+describe("duckDuckGoTarget", () => {
   it("decodes uddg exactly once, protocol-relative and &amp;-free", () => {
     const href = "//duckduckgo.com/l/?uddg=https%3A%2F%2Fex.com%2Fa%2520b%3Fq%3D1&rut=abc";
-    expect(unwrapDuckDuckGo(href)).toBe("https://ex.com/a%20b?q=1");
+    expect(duckDuckGoTarget(href)).toBe("https://ex.com/a%20b?q=1");
   });
   it("keeps direct links and refuses non-http targets", () => {
-    expect(unwrapDuckDuckGo("https://ex.com/x")).toBe("https://ex.com/x");
-    expect(unwrapDuckDuckGo("//duckduckgo.com/l/?uddg=javascript%3Aalert(1)")).toBeUndefined();
-    expect(unwrapDuckDuckGo(undefined)).toBeUndefined();
+    expect(duckDuckGoTarget("https://ex.com/x")).toBe("https://ex.com/x");
+    expect(duckDuckGoTarget(" https://EX.com:443/x y ")).toBe("https://ex.com/x%20y");
+    expect(duckDuckGoTarget("//duckduckgo.com/l/?uddg=javascript%3Aalert(1)")).toBeUndefined();
+    expect(duckDuckGoTarget("/settings")).toBe("https://duckduckgo.com/settings");
+    expect(duckDuckGoTarget(undefined)).toBeUndefined();
   });
-  it("recognises y.js ad clicks", () => {
-    expect(isDuckDuckGoAd("https://duckduckgo.com/y.js?ad_domain=x")).toBe(true);
-    expect(isDuckDuckGoAd("https://ex.com/y.js")).toBe(false);
+  it("drops y.js ad clicks, direct or inside uddg", () => {
+    expect(duckDuckGoTarget("https://duckduckgo.com/y.js?ad_domain=x")).toBeUndefined();
+    expect(
+      duckDuckGoTarget("//duckduckgo.com/l/?uddg=https%3A%2F%2Fduckduckgo.com%2Fy.js%3Fad%3D1"),
+    ).toBeUndefined();
+    expect(duckDuckGoTarget("https://ads.duckduckgo.com/y.js?x")).toBeUndefined();
+    expect(duckDuckGoTarget("https://ex.com/y.js")).toBe("https://ex.com/y.js");
   });
 });
 
@@ -69,6 +75,18 @@ describe("relevance", () => {
     ];
     expect(looksRelevant("popular times pizza Arlington", hits)).toBe(false);
     expect(looksRelevant("popular times pizza", hits)).toBe(true);
+  });
+  it("counts words found in different hits and fields, and the same word only once", () => {
+    const hit = (title: string, snippet = "", url = "https://ex.com/") => ({ title, url, snippet });
+    const query = "arlington pizza delivery hours";
+    expect(
+      looksRelevant(query, [hit("Weather"), hit("Best pizza"), hit("Maps", "", "https://arlington.gov/")]),
+    ).toBe(true);
+    expect(looksRelevant(query, [hit("Pizza"), hit("pizzas", "pizza pizza")])).toBe(false);
+    expect(looksRelevant(query, [hit("Weather"), hit("News", "Delivery times")])).toBe(false);
+    expect(looksRelevant(query, [hit("Weather"), hit("News", "Delivery times"), hit("Opening hours")])).toBe(
+      true,
+    );
   });
 });
 
