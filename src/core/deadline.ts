@@ -1,3 +1,7 @@
+// The reason of a plain abort(): one shared value, because building an Error captures a stack (11 µs warm, 60 µs
+// after an idle gap), paid on every finished provider step and read.
+const CANCELLED = new Error("cancelled");
+
 /**
  * One Deadline per call, passed down to every awaited I/O. A child gets at most what its parent has left,
  * so a provider's 5 s budget can never outlive the chain's 20 s.
@@ -159,7 +163,7 @@ export class Deadline {
     return new Deadline(at, this);
   }
 
-  abort(reason: unknown = new Error("cancelled")): void {
+  abort(reason: unknown = CANCELLED): void {
     if (this.done) return;
     this.disarm();
     this.done = true;

@@ -8,13 +8,6 @@ import { recordFailure, suspendedUntil } from "./suspension.js";
 /** Below this, a provider is not started: it could not finish, and a half-sent request still costs a block. */
 export const MIN_START_MS = 300;
 
-/**
- * The reason a finished step's budget is released with (its timer, its hold on the call's deadline): shared,
- * because `abort()` without one builds an Error, stack trace and all, on every provider step (~60 µs after a
- * search's idle wait). Still an Error, so whatever is left running sees a cancellation, as before.
- */
-const STEP_OVER = new Error("the provider's step is over");
-
 export interface StepResult {
   attempt: Attempt;
   outcome?: ProviderOutcome;
@@ -63,7 +56,8 @@ export async function runProvider(
   const budget = deadline.child(budgetMs);
   const started = Date.now();
   const outcome = await raceDeadline(provider, search, ctx, budget);
-  budget.abort(STEP_OVER);
+  // Releases the step's timer and its hold on the call's deadline; whatever is left running sees a cancellation.
+  budget.abort();
   const ms = Date.now() - started;
 
   if (outcome.status === "ok" || outcome.status === "empty") {
