@@ -58,8 +58,7 @@ export function pruneContent(
       // A run right beside the chosen content, in the same parent, continues it: a listicle's items after its
       // introduction ("The 10 best blenders": each item's heading links to the shop).
       const apart = !chosen.some((c) => isAncestor(c, el) || c.parent === el.parent);
-      if ((apart && isTeaserRun(el, stats)) || looksLikeWidget(el, scores, stats, rootChars))
-        removeNode(el);
+      if ((apart && isTeaserRun(el, stats)) || looksLikeWidget(el, scores, stats, rootChars)) removeNode(el);
     }
   }
 }
