@@ -44,9 +44,10 @@ function isTrailingTeaser(text: string): boolean {
 
 // A line that ends in a picture credit ("… Foto: dpa", "(Credit: Grist)", "© AFP / X", Getty's "/ AFP / NAME
 // (Photo credit should read NAME/AFP/Getty Images)") is an image caption: it describes a picture the reader
-// does not get.
+// does not get. Every repetition is bounded: the match may start anywhere, and an unbounded "/ NAME" run made
+// an alt text of many slashes cost quadratic time.
 export const CREDIT_TAIL =
-  /(?:^|[\s(|/–—-])(?:fotos?|photos?|bild|bildquelle|kuva|quelle|credits?|crédits?|fuente|źródło|zdjęcie|foto ?credit|image)\s*:\s*[^.!?:]{2,80}\)?$|(?:^|[\s(|–—-])©\s*[^.!?:]{2,80}\)?$|(?:\s+\/\s+[A-Z][A-Z .-]+)*\s*\(photo credit should read [^()]{2,80}\)$/i;
+  /(?:^|[\s(|/–—-])(?:fotos?|photos?|bild|bildquelle|kuva|quelle|credits?|crédits?|fuente|źródło|zdjęcie|foto ?credit|image)\s*:\s*[^.!?:]{2,80}\)?$|(?:^|[\s(|–—-])©\s*[^.!?:]{2,80}\)?$|(?:\s+\/\s+[A-Z][A-Z .-]{0,60}){0,4}\s*\(photo credit should read [^()]{2,80}\)$/i;
 
 const LINE_TAGS = new Set([
   "figcaption",

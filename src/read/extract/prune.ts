@@ -55,9 +55,10 @@ export function pruneContent(
     blocks.reverse();
     for (const el of blocks) {
       if (chosen.some((c) => c === el || isAncestor(el, c))) continue;
-      const outsideChosen = !chosen.some((c) => isAncestor(c, el));
-      if ((outsideChosen && isTeaserRun(el, stats)) || looksLikeWidget(el, scores, stats, rootChars))
-        removeNode(el);
+      // A run right beside the chosen content, in the same parent, continues it: a listicle's items after its
+      // introduction ("The 10 best blenders": each item's heading links to the shop).
+      const apart = !chosen.some((c) => isAncestor(c, el) || c.parent === el.parent);
+      if ((apart && isTeaserRun(el, stats)) || looksLikeWidget(el, scores, stats, rootChars)) removeNode(el);
     }
   }
 }

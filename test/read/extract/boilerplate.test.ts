@@ -478,3 +478,13 @@ describe("extractMarkdown: dates and name-less 'By' lines in the body", () => {
     for (const s of lines) expect(out).toContain(s);
   });
 });
+
+describe("extractMarkdown: picture credits", () => {
+  it("reads a long alt text of many slashes in linear time (the credit tail may start anywhere)", async () => {
+    const alt = `Crowds gather in the square${" / AB".repeat(20000)}!`;
+    const html = `<html><body><article><h1>A crowd in the square today</h1>${"<p>The committee met on Tuesday to review the proposal, which had been discussed for months.</p>".repeat(8)}<figure><img src="a.jpg" alt="${alt}"></figure></article></body></html>`;
+    const start = performance.now();
+    await extractMarkdown(html, "https://example.org/a");
+    expect(performance.now() - start).toBeLessThan(1500);
+  });
+});

@@ -561,5 +561,23 @@ describe("extractMarkdown: selection rules", () => {
       );
       expect(markdown).toContain("Another story number 7");
     });
+
+    it("stays when it follows the article's introduction in the same parent (a listicle's items)", async () => {
+      const intro = Array.from({ length: 4 }, (_, i) => `<p>Intro ${i}: ${PROSE.slice(0, 150)}</p>`).join("");
+      const picks = Array.from(
+        { length: 6 },
+        (_, i) =>
+          `<li class="pick"><h2><a href="https://shop.example/p${i}">${i + 1}. Acme Blender Model ${i}</a></h2>` +
+          `<p>Pick ${i}: quiet and strong, it crushes ice in seconds and is easy to clean, for a small kitchen.</p></li>`,
+      ).join("");
+      const { markdown } = await extractMarkdown(
+        page(
+          `<div class="wrap"><h1>The six best blenders</h1><div class="post-content">${intro}</div><ol class="picks">${picks}</ol><p>Updated daily.</p></div>`,
+        ),
+        URL,
+      );
+      expect(markdown).toContain("Intro 3");
+      expect(markdown).toContain("Pick 5: quiet and strong");
+    });
   });
 });
