@@ -42,16 +42,29 @@ export type ChromeKind = "chrome" | "comments";
 
 /** What an element's class and id say about it, if they name page chrome or a comment section. */
 export function chromeKind(el: Element): ChromeKind | undefined {
+  const name = nameOf(el);
+  if (!name) return undefined;
   const cls = el.attribs.class;
-  const id = isHeadingAnchor(el) ? undefined : el.attribs.id;
-  if (!cls && !id) return undefined;
-  // A layout modifier ("no-sidebar", "has-comments", "without-share") describes the page around, not the element.
-  const name = `${cls ?? ""} ${id ?? ""}`.replace(MODIFIER, " ");
   if (COMMENTS.test(name)) return "comments";
   if (STRONG.test(name)) return cls?.split(/\s+/).some((t) => CONTENT_TOKEN.test(t)) ? undefined : "chrome";
   if (WEAK.test(name) && !CONTENT_HINT.test(name) && !PART_HEADER.test(name) && !isNamedHeading(el, name))
     return "chrome";
   return undefined;
+}
+
+/** The element's class and id as one string to match names against, or undefined when it has neither. */
+function nameOf(el: Element): string | undefined {
+  const cls = el.attribs.class;
+  const id = isHeadingAnchor(el) ? undefined : el.attribs.id;
+  if (!cls && !id) return undefined;
+  // A layout modifier ("no-sidebar", "has-comments", "without-share") describes the page around, not the element.
+  return `${cls ?? ""} ${id ?? ""}`.replace(MODIFIER, " ");
+}
+
+/** Names that say furniture or comments whatever else they say ("modal-header newsletter-head"). */
+export function namesFurniture(el: Element): boolean {
+  const name = nameOf(el);
+  return !!name && (COMMENTS.test(name) || STRONG.test(name));
 }
 
 /** A heading named "…-header" ("wprm-recipe-ingredients-header", "section-heading") names itself, not the page's header. */
