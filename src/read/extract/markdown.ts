@@ -63,11 +63,11 @@ const USELESS_ALT =
 
 /**
  * Alt text worth a reader's tokens describes what the picture shows in words of its own: not a label or a name
- * ("Annette Henkel", "Foto Berlin": fewer than four words), not a linked image's (a teaser, an ad, a logo: its
- * target is in the link list), and not a figure's whose caption already says it.
+ * ("Annette Henkel", "Foto Berlin", "東京タワー": fewer than four words), not a linked image's (a teaser, an ad,
+ * a logo: its target is in the link list), and not a figure's whose caption already says it.
  */
 function describesPicture(img: Element, alt: string): boolean {
-  if (alt.split(" ").length < 4 || USELESS_ALT.test(alt)) return false;
+  if (wordCount(alt) < 4 || USELESS_ALT.test(alt)) return false;
   if (isInside(img, LINK)) return false;
   for (let a = img.parent; a && isTag(a); a = a.parent)
     if (a.name === "figure") return !findFirst(a, (d) => d.name === "figcaption");
@@ -75,6 +75,14 @@ function describesPicture(img: Element, alt: string): boolean {
 }
 
 const LINK = new Set(["a"]);
+
+// Scripts written without spaces between words: about two characters make a word there.
+const UNSPACED_CHAR = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/gu;
+
+function wordCount(text: string): number {
+  const unspaced = text.match(UNSPACED_CHAR)?.length ?? 0;
+  return text.replace(UNSPACED_CHAR, "").split(/\s+/).filter(Boolean).length + Math.floor(unspaced / 2);
+}
 
 export interface Rendered {
   markdown: string;

@@ -118,6 +118,15 @@ describe("extractMarkdown: structure", () => {
     expect(markdown).toContain("Members of the union on strike in March.");
     expect(markdown).toContain("A map of the flooded districts along the river");
   });
+
+  it("counts words of scripts written without spaces: a Japanese description stays, a short label goes", async () => {
+    const { markdown } = await extractMarkdown(
+      article('<p><img alt="夕暮れの東京タワーと富士山の眺め"> <img alt="東京タワー"></p>'),
+      "https://example.jp/a",
+    );
+    expect(markdown).toContain("夕暮れの東京タワーと富士山の眺め");
+    expect(markdown.replace("夕暮れの東京タワーと富士山の眺め", "")).not.toContain("東京タワー");
+  });
 });
 
 describe("extractMarkdown: hidden text never reaches the output", () => {
