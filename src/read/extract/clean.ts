@@ -2,6 +2,7 @@ import { type ChromeKind, chromeKind, isMediaPlayer, namesFurniture } from "./ch
 import type { Document, Element } from "./dom.js";
 import {
   collapseWhitespace,
+  findFirst,
   HEADINGS,
   isAncestor,
   isInside,
@@ -98,7 +99,7 @@ function isHeadlineHeader(el: Element): boolean {
   if (el.name !== "header" && !HEADER_NAME.test(`${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`))
     return false;
   if (namesFurniture(el)) return false;
-  const h1 = findNear(el, (d) => d.name === "h1");
+  const h1 = findFirst(el, (d) => d.name === "h1", HEADER_SCAN);
   if (!h1) return false;
   const text = collapseWhitespace(textContent(h1));
   let linked = 0;
@@ -109,12 +110,13 @@ function isHeadlineHeader(el: Element): boolean {
   });
   if (text.length < 20 || linked >= text.length / 2) return false;
   // Beside it, a lead or subtitle of a sentence's length.
-  return !!findNear(
+  return !!findFirst(
     el,
     (d) =>
       (d.name === "p" || d.name === "h2") &&
       !isInside(d, LINKS) &&
       collapseWhitespace(textContent(d)).length >= 60,
+    HEADER_SCAN,
   );
 }
 
@@ -123,17 +125,6 @@ const LINKS = new Set(["a", "nav"]);
 // A headline header is small: looking further into a page-sized wrapper named "…head…" only costs time (every
 // nested element so named would scan the page again).
 const HEADER_SCAN = 300;
-
-function findNear(el: Element, match: (d: Element) => boolean): Element | undefined {
-  let seen = 0;
-  let found: Element | undefined;
-  walkElements(el, (d) => {
-    if (found || ++seen > HEADER_SCAN) return false;
-    if (match(d)) found = d;
-    return !found;
-  });
-  return found;
-}
 
 /**
  * Names are hints; the text they would take away decides. A wrapper named

@@ -52,10 +52,16 @@ export function findAll(root: ParentNode, match: (el: Element) => boolean): Elem
   return out;
 }
 
-export function findFirst(root: ParentNode, match: (el: Element) => boolean): Element | undefined {
+/** The first element in document order that matches, looking at no more than `limit` elements. */
+export function findFirst(
+  root: ParentNode,
+  match: (el: Element) => boolean,
+  limit = Number.POSITIVE_INFINITY,
+): Element | undefined {
   let found: Element | undefined;
+  let seen = 0;
   walkElements(root, (el) => {
-    if (found) return false;
+    if (found || ++seen > limit) return false;
     if (match(el)) found = el;
     return !found;
   });
