@@ -69,17 +69,7 @@ export function pruneContent(
  * listing that is the page's content holds the chosen container or lies inside it.
  */
 function isTeaserRun(el: Element, stats: TextStatsIndex): boolean {
-  const items = el.children.filter((c): c is Element => isTag(c) && stats.of(c).chars > 0);
-  if (items.length < 4) return false;
-  const first = items[0]!;
-  return items.every(
-    (c) =>
-      c.name === first.name &&
-      sameKind(c, first) &&
-      stats.of(c).headings > 0 &&
-      stats.of(c).linkChars > 0 &&
-      stats.of(c).chars <= 600,
-  );
+  return !!headedRun(el, stats)?.every((c) => stats.of(c).linkChars > 0 && stats.of(c).chars <= 600);
 }
 
 function looksLikeWidget(
@@ -201,8 +191,14 @@ function sameKind(a: Element, b: Element): boolean {
  * content is the page's listing (a shop's category page), not a teaser grid beside an article.
  */
 function isListing(el: Element, stats: TextStatsIndex, rootChars: number): boolean {
-  if (stats.of(el).chars <= rootChars * 0.5) return false;
+  return stats.of(el).chars > rootChars * 0.5 && headedRun(el, stats) !== undefined;
+}
+
+/** The element's items when it is a run of at least four built alike, each with a heading; else undefined. */
+function headedRun(el: Element, stats: TextStatsIndex): Element[] | undefined {
   const items = el.children.filter((c): c is Element => isTag(c) && stats.of(c).chars > 0);
-  if (items.length < 4) return false;
-  return items.every((c) => sameKind(c, items[0]!) && c.name === items[0]!.name && stats.of(c).headings > 0);
+  if (items.length < 4) return undefined;
+  const first = items[0]!;
+  const alike = items.every((c) => c.name === first.name && sameKind(c, first) && stats.of(c).headings > 0);
+  return alike ? items : undefined;
 }
