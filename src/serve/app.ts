@@ -14,6 +14,8 @@ import type { Landing } from "../session/session.js";
 import { registerApi } from "./api.js";
 import { ClientLimits } from "./client-limits.js";
 import type { ServeContext } from "./context.js";
+import { ConversationIds } from "./conversation-ids.js";
+import { registerConversations } from "./conversations.js";
 import { registerEvents } from "./events.js";
 import { type GuardOptions, installGuard } from "./guard.js";
 import { LandingHub } from "./landings.js";
@@ -39,6 +41,11 @@ export interface ServeAppOptions extends GuardOptions {
    * proxies' addresses), so per-client caps apply per real client, not to the balancer as a whole.
    */
   trustProxy?: boolean | string | string[];
+  /**
+   * Signs the conversation ids this service issues (default: the API token, which every instance of a fleet
+   * holds); instances with the same key honour each other's ids. Without either, the key is the process's own.
+   */
+  conversationKey?: string;
 }
 
 /** The HTTP service on one Fastify app: the JSON API, the conversation event streams, then any extra routes. */
@@ -94,6 +101,13 @@ export async function buildServeApp(
   await hub.whenReady();
 
   const clientOf = (request: FastifyRequest) => request.ip;
+  const conversationKey = options.conversationKey ?? options.token;
+  const ids = new ConversationIds(conversationKey);
+  if (!conversationKey && store.backend === "redis")
+    ctx.log(
+      "serve: conversation ids hold on this instance only: set WEBSIFT_SERVE_TOKEN (the same on every instance) so the fleet shares them",
+    );
+  registerConversations(app, ids);
   registerApi(app, ctx, {
     limits: new ClientLimits(cap.running, cap.waiting),
     clientOf,
@@ -101,6 +115,7 @@ export async function buildServeApp(
   });
   registerEvents(app, {
     hub,
+    ids,
     keepAliveMs: options.keepAliveMs,
     clientOf,
     maxStreamsPerClient: options.maxStreamsPerClient,

@@ -1,10 +1,14 @@
 import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { parseConversationId } from "./bodies.js";
+import type { ConversationIds } from "./conversation-ids.js";
+import { UNKNOWN_CONVERSATION } from "./conversations.js";
 import type { LandedEvent, LandingHub } from "./landings.js";
 
 export interface EventsOptions {
   hub: LandingHub;
+  /** Only ids the service issued have a stream. */
+  ids: ConversationIds;
   /** A comment line this often keeps proxies from closing an idle stream (default 15 s). */
   keepAliveMs?: number;
   clientOf(request: FastifyRequest): string;
@@ -25,6 +29,7 @@ export function registerEvents(app: FastifyInstance, options: EventsOptions): vo
   app.get<{ Params: { id: string } }>("/v1/conversations/:id/events", (request, reply) => {
     const id = parseConversationId(request.params.id);
     if (!id.ok) return reply.code(400).send({ error: id.reason });
+    if (!options.ids.valid(id.value)) return reply.code(404).send({ error: UNKNOWN_CONVERSATION });
     const client = options.clientOf(request);
     const held = perClient.get(client) ?? 0;
     if (held >= maxStreams) {

@@ -202,8 +202,9 @@ describe("/v1/admin/settings", () => {
         body: web.fixture("duckduckgo/ddg-html-results-with-ad-weather-jakarta-2026-02.html"),
         delayMs: 600,
       });
+      const cid = await s.conversation();
       const ask = async (query: string) =>
-        (await s.post("/v1/search", { query, conversation_id: "c1" })).json();
+        (await s.post("/v1/search", { query, conversation_id: cid })).json();
       expect((await ask("weather jakarta")).status).toBe("ok");
       expect((await call(s, "PUT", "/v1/admin/settings", { waitSeconds: 0.05 })).status).toBe(200);
       expect((await ask("weather jakarta today")).status).toBe("pending");

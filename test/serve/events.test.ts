@@ -36,7 +36,7 @@ describe("conversations", () => {
       serveWeb(web);
       const res = await patient.post("/v1/read", {
         url: "https://www.example.com/tides",
-        conversation_id: "quick-1",
+        conversation_id: await patient.conversation(),
       });
       const body = await res.json();
       expect(body.status).toBe("ok");
@@ -53,15 +53,16 @@ describe("conversations", () => {
     const doors = ["/hog-1", "/hog-2", "/hog-3", "/hog-4"].map((path) => slowPage(path));
     try {
       serveWeb(web);
+      const hog = await server2.conversation();
       const hogs = await Promise.all(
         ["/hog-1", "/hog-2", "/hog-3", "/hog-4"].map((path) =>
-          server2.post("/v1/read", { url: `https://www.example.com${path}`, conversation_id: "hog" }),
+          server2.post("/v1/read", { url: `https://www.example.com${path}`, conversation_id: hog }),
         ),
       );
       for (const res of hogs) expect((await res.json()).status).toBe("pending");
       const res = await server2.post("/v1/read", {
         url: "https://www.example.com/tides",
-        conversation_id: "victim",
+        conversation_id: await server2.conversation(),
       });
       expect((await res.json()).status).toBe("ok");
     } finally {
@@ -72,12 +73,13 @@ describe("conversations", () => {
 
   it("answers pending for a slow lookup and delivers its landing once on the conversation's stream", async () => {
     const door = slowPage("/slow-a");
-    const stream = await openEvents(`${server.url}/v1/conversations/conv-a/events`);
-    const other = await openEvents(`${server.url}/v1/conversations/conv-other/events`);
+    const convA = await server.conversation();
+    const stream = await openEvents(`${server.url}/v1/conversations/${convA}/events`);
+    const other = await openEvents(`${server.url}/v1/conversations/${await server.conversation()}/events`);
     try {
       const res = await server.post("/v1/read", {
         url: "https://www.example.com/slow-a",
-        conversation_id: "conv-a",
+        conversation_id: convA,
       });
       expect(res.status).toBe(200);
       const pending = await res.json();
@@ -94,7 +96,7 @@ describe("conversations", () => {
         kind: "read",
         status: "ok",
         title: "Slow harbour",
-        conversation_id: "conv-a",
+        conversation_id: convA,
         keepAs: '(you read "Slow harbour" https://www.example.com/slow-a)',
       });
       expect(landed.data.text).toMatch(/^Slow harbour — https:\/\/www\.example\.com\/slow-a\n/);
@@ -109,25 +111,61 @@ describe("conversations", () => {
     }
   });
 
-  it("keeps a landing that found no stream open and delivers it when one connects", async () => {
+  it("keeps a landing that found no stream open and delivers it to its own conversation's stream only", async () => {
     const door = slowPage("/slow-b");
+    const convB = await server.conversation();
     const landed = new Promise((resolve) => server.ctx.onLanded(resolve));
     const res = await server.post("/v1/read", {
       url: "https://www.example.com/slow-b",
-      conversation_id: "conv-b",
+      conversation_id: convB,
     });
     const pending = await res.json();
     expect(pending.status).toBe("pending");
     door.open();
     await landed;
     await pause(50); // the landing is rendered, then handed to the streams
-    const stream = await openEvents(`${server.url}/v1/conversations/conv-b/events`);
+    // Another conversation's stream connecting first does not take it.
+    const intruder = await openEvents(`${server.url}/v1/conversations/${await server.conversation()}/events`);
+    const stream = await openEvents(`${server.url}/v1/conversations/${convB}/events`);
     try {
       const event = await stream.next();
-      expect(event.data).toMatchObject({ id: pending.id, status: "ok" });
+      expect(event.data).toMatchObject({ id: pending.id, status: "ok", conversation_id: convB });
+      const nothing = await Promise.race([
+        intruder.next().then(() => "event"),
+        pause(200).then(() => "none"),
+      ]);
+      expect(nothing).toBe("none");
     } finally {
       stream.close();
+      intruder.close();
     }
+  });
+
+  it("issues unguessable ids, and a guessed, altered or foreign id gets nothing", async () => {
+    const a = await server.conversation();
+    const b = await server.conversation();
+    expect(a).not.toBe(b);
+    expect(a).toMatch(/^[A-Za-z0-9_-]{24}\.[A-Za-z0-9_-]{22}$/);
+    const elsewhere = await serve(web);
+    const foreign = await elsewhere.conversation();
+    await elsewhere.close();
+    const altered = `${a.slice(0, 30)}${a[30] === "A" ? "B" : "A"}${a.slice(31)}`;
+    const made = `${a.slice(0, 24)}.${"A".repeat(22)}`;
+    for (const id of ["conv-1", "c1", altered, made, foreign, `${b.slice(0, 24)}.${a.slice(25)}`]) {
+      const stream = await fetch(`${server.url}/v1/conversations/${id}/events`);
+      expect(stream.status).toBe(404);
+      expect((await stream.json()).error).toMatch(/no such conversation/);
+      for (const [path, body] of <[string, object][]>[
+        ["/v1/search", { query: "tide tables" }],
+        ["/v1/read", { url: "https://www.example.com/tides" }],
+        ["/v1/answer", { query: "tide tables" }],
+      ]) {
+        const res = await server.post(path, { ...body, conversation_id: id });
+        expect(res.status).toBe(404);
+        expect((await res.json()).error).toMatch(/^conversation_id: no such conversation/);
+      }
+    }
+    expect(web.requests).toHaveLength(0);
   });
 
   it("refuses a malformed conversation id", async () => {
@@ -142,10 +180,11 @@ describe("conversations", () => {
     const own = await serve(web, { app: { maxStreamsPerClient: 2 } });
     try {
       const open = [
-        await openEvents(`${own.url}/v1/conversations/s1/events`),
-        await openEvents(`${own.url}/v1/conversations/s2/events`),
+        await openEvents(`${own.url}/v1/conversations/${await own.conversation()}/events`),
+        await openEvents(`${own.url}/v1/conversations/${await own.conversation()}/events`),
       ];
-      const third = await fetch(`${own.url}/v1/conversations/s3/events`);
+      const s3 = await own.conversation();
+      const third = await fetch(`${own.url}/v1/conversations/${s3}/events`);
       expect(third.status).toBe(429);
       expect((await third.json()).error).toMatch(/too many open event streams/);
       open[0]?.close();
@@ -153,7 +192,7 @@ describe("conversations", () => {
       // The server hears the first stream close a moment after the client drops it.
       while (again.status === 429) {
         await pause(20);
-        again = await fetch(`${own.url}/v1/conversations/s3/events`);
+        again = await fetch(`${own.url}/v1/conversations/${s3}/events`);
       }
       expect(again.status).toBe(200);
       await again.body?.cancel();
@@ -165,7 +204,7 @@ describe("conversations", () => {
 
   it("ends open streams when the server closes", async () => {
     const own = await serve(web);
-    const stream = await openEvents(`${own.url}/v1/conversations/conv-c/events`);
+    const stream = await openEvents(`${own.url}/v1/conversations/${await own.conversation()}/events`);
     await own.close();
     await expect(stream.next()).rejects.toThrow(/ended/);
   });

@@ -27,13 +27,14 @@ describe("reload", () => {
       await door.wait;
       return page("In flight");
     });
-    const stream = await openEvents(`${server.url}/v1/conversations/reload-1/events`);
+    const cid = await server.conversation();
+    const stream = await openEvents(`${server.url}/v1/conversations/${cid}/events`);
     try {
       const direct = server.post("/v1/read", { url: "https://www.example.com/inflight-1" });
       const conversation = await (
         await server.post("/v1/read", {
           url: "https://www.example.com/inflight-2",
-          conversation_id: "reload-1",
+          conversation_id: cid,
         })
       ).json();
       expect(conversation.status).toBe("pending");
