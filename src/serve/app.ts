@@ -5,12 +5,8 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from "fastify";
-import type { AnswerResult } from "../ground/answer.js";
 import { isLoopbackHost } from "../mcp/http-guard.js";
-import type { ReadResult } from "../read/read.js";
-import type { SearchResponse } from "../search/chain.js";
 import { oneLine } from "../session/one-line.js";
-import type { Landing } from "../session/session.js";
 import { registerApi } from "./api.js";
 import { ClientLimits } from "./client-limits.js";
 import type { ServeContext } from "./context.js";
@@ -18,8 +14,6 @@ import { ConversationIds } from "./conversation-ids.js";
 import { registerConversations } from "./conversations.js";
 import { registerEvents } from "./events.js";
 import { type GuardOptions, installGuard } from "./guard.js";
-import { LandingHub } from "./landings.js";
-import { answerText, readText, searchText } from "./render.js";
 import type { ServeRuntime } from "./serve-context.js";
 
 /** More routes on the same app and context (the dashboard registers `/` and `/v1/admin/*` this way). */
@@ -84,22 +78,6 @@ export async function buildServeApp(
   installGuard(app, options);
 
   const store = ctx.store.status();
-  const redisUrl = store.backend === "redis" ? ctx.config().env.WEBSIFT_REDIS_URL?.trim() : undefined;
-  const hub = new LandingHub({ redisUrl: redisUrl || undefined, log: ctx.log });
-  const stopHearing = ctx.onLanded((landing) => {
-    // The session swallows a listener's throw; the operator hears of it here.
-    try {
-      hub.publish({ conversationId: landing.conversationId, id: landing.id, data: landedData(landing) });
-    } catch (err) {
-      ctx.log(`serve: delivering a landing: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  });
-  app.addHook("onClose", async () => {
-    stopHearing();
-    await hub.close();
-  });
-  await hub.whenReady();
-
   const clientOf = (request: FastifyRequest) => request.ip;
   const conversationKey = options.conversationKey ?? options.token;
   const ids = new ConversationIds(conversationKey);
@@ -114,7 +92,7 @@ export async function buildServeApp(
     capText: `at most ${cap.running} running and ${cap.waiting} waiting`,
   });
   registerEvents(app, {
-    hub,
+    mailbox: ctx.session().mailbox,
     ids,
     keepAliveMs: options.keepAliveMs,
     clientOf,
@@ -156,24 +134,4 @@ export async function listen(
     );
   const shown = host.includes(":") ? `[${host}]` : host;
   return { url: `http://${shown}:${real}`, port: real, host };
-}
-
-/** The event's data: what the synchronous call would have answered, plus the lookup's id and keepAs line. */
-function landedData(landing: Landing): Record<string, unknown> {
-  const base = {
-    id: landing.id,
-    keepAs: landing.keepAs,
-    kind: landing.kind,
-    conversation_id: landing.conversationId,
-  };
-  if (landing.kind === "search") {
-    const r: SearchResponse = landing.result;
-    return { text: searchText(r), ...r, ...base };
-  }
-  if (landing.kind === "read") {
-    const r: ReadResult = landing.result;
-    return { text: readText(r.url, r), ...r, ...base };
-  }
-  const r: AnswerResult = landing.result;
-  return { text: answerText(r), ...r, ...base };
 }

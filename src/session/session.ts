@@ -7,8 +7,9 @@ import type { SearchOptions } from "../search/options.js";
 import type { Websift } from "../websift.js";
 import { type Clock, systemClock } from "./clock.js";
 import { failedLookup, pastDeadline, sessionClosed, unexpected, withdrawn } from "./failed-lookup.js";
-import { keepAsAnswer, keepAsRead, keepAsSearch } from "./keep-as.js";
+import { keepAsOf } from "./keep-as.js";
 import { type LookupKind, lookupKey } from "./lookup-key.js";
+import { Mailbox } from "./mailbox.js";
 import { SlotQueue } from "./slot-queue.js";
 import { createWebMemory } from "./web-memory.js";
 
@@ -59,10 +60,17 @@ export interface SessionOptions {
   maxConcurrent?: number;
   /** Receives each lookup that outlived its turn, once, for the conversation that asked. */
   onLanded?: (landing: Landing) => void | Promise<void>;
+  /**
+   * Where results owed to conversations live (a memory mailbox of this session by default; a shared one for a
+   * fleet). `onLanded` hears what this session posts to it; the caller closes a mailbox it passed in.
+   */
+  mailbox?: Mailbox;
   clock?: Clock;
 }
 
 export interface Session {
+  /** The results owed to this session's conversations: surfaces replay and follow them from here. */
+  readonly mailbox: Mailbox;
   search(
     conversationId: string,
     query: string,
@@ -146,6 +154,9 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
   const slots = new SlotQueue(options.maxConcurrent ?? 3);
   const memory = createWebMemory(clock);
   const inFlight = new Map<string, Lookup>();
+  const mailbox = options.mailbox ?? new Mailbox();
+  const onLanded = options.onLanded;
+  const stopHearing = onLanded ? mailbox.onPosted((landing) => onLanded(landing)) : () => {};
   // Calls aborted at their deadline may still be winding down; close() waits for them too.
   const unsettled = new Set<Promise<unknown>>();
   let closed = false;
@@ -169,10 +180,11 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
       ticket = { id: randomUUID(), conversationId, owed: false, waiters: new Set() };
       lookup.tickets.set(conversationId, ticket);
     }
-    return waitInTurn(ticket, turn);
+    return waitInTurn(lookup, ticket, turn);
   }
 
   function waitInTurn(
+    lookup: Lookup,
     ticket: Ticket,
     turn: AbortSignal | undefined,
   ): Promise<InTurn<LookupResult> | PendingLookup> {
@@ -187,6 +199,8 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
         ticket.waiters.delete(onResult);
         clock.clearTimeout(timer);
         turn?.removeEventListener("abort", stopWaiting);
+        if (!ticket.owed && lookup.state !== "landed")
+          mailbox.owe(ticket.id, ticket.conversationId, lookup.kind, lookup.subject, lookup.deadlineAt);
         ticket.owed = true;
         resolve({ status: "pending", id: ticket.id, message: PENDING_MESSAGE });
       }
@@ -267,6 +281,7 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
           result,
           keepAs,
         } as Landing);
+      else if (ticket.owed) mailbox.release(ticket.id);
     }
   }
 
@@ -291,14 +306,13 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
   }
 
   function deliver(landing: Landing): void {
-    // One listener's failure must not keep the other conversations from their landings.
-    try {
-      const delivered = options.onLanded?.(landing);
-      if (delivered instanceof Promise) delivered.catch(() => {});
-    } catch {}
+    const posting = mailbox.post(landing).catch(() => false);
+    unsettled.add(posting);
+    posting.finally(() => unsettled.delete(posting));
   }
 
   return {
+    mailbox,
     search(conversationId, query, { signal, ...rest } = {}) {
       const call: Call = (lookupSignal, ms) =>
         websift.search(query, { ...rest, signal: lookupSignal, timeoutMs: ms });
@@ -323,13 +337,14 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
     },
     follow(conversationId, id, { signal } = {}) {
       const held = ticketOf(conversationId, id);
-      return held ? waitInTurn(held[1], signal) : undefined;
+      return held ? waitInTurn(held[0], held[1], signal) : undefined;
     },
     withdraw(conversationId, id) {
       const held = ticketOf(conversationId, id);
       if (!held || held[1].waiters.size > 0) return;
-      const [lookup] = held;
+      const [lookup, ticket] = held;
       lookup.tickets.delete(conversationId);
+      if (ticket.owed) mailbox.release(ticket.id);
       if (lookup.tickets.size === 0)
         land(lookup, failedLookup(lookup.kind, lookup.subject, withdrawn), "withdrawn");
     },
@@ -363,6 +378,8 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
         }),
       ]);
       clock.clearTimeout(grace);
+      stopHearing();
+      if (!options.mailbox) await mailbox.close();
     },
   };
 }
@@ -370,12 +387,6 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
 function abortReason(ended: Exclude<Ended, "call">): Error {
   if (ended === "deadline") return new DeadlineExceeded();
   return new Error(ended === "close" ? sessionClosed.message : withdrawn.message);
-}
-
-function keepAsOf(kind: LookupKind, subject: string, result: LookupResult): string {
-  if (kind === "read") return keepAsRead(subject, result as ReadResult);
-  if (kind === "search") return keepAsSearch(subject, result as SearchResponse);
-  return keepAsAnswer(subject, result as AnswerResult);
 }
 
 function seconds(value: number, name: string): number {

@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { LandingHub } from "../../src/serve/landings.js";
 import { serveWeb } from "../mcp/harness.js";
 import { type SimWeb, startSimWeb } from "../simweb/index.js";
 import { gate, openEvents, type Served, serve } from "./harness.js";
@@ -168,6 +167,59 @@ describe("conversations", () => {
     expect(web.requests).toHaveLength(0);
   });
 
+  it("replays what landed while the client was away after its Last-Event-ID, and nothing twice", async () => {
+    const cid = await server.conversation();
+    const land = async (path: string) => {
+      const door = slowPage(path);
+      const pending = await (
+        await server.post("/v1/read", { url: `https://www.example.com${path}`, conversation_id: cid })
+      ).json();
+      expect(pending.status).toBe("pending");
+      const landed = new Promise((resolve) => {
+        const stop = server.ctx.onLanded((l) => {
+          if (l.id === pending.id) resolve(stop());
+        });
+      });
+      door.open();
+      await landed;
+      return pending.id as string;
+    };
+    const url = `${server.url}/v1/conversations/${cid}/events`;
+    const first = await openEvents(url);
+    const one = await land("/replay-1");
+    const two = await land("/replay-2");
+    expect((await first.next()).id).toBe(one);
+    expect((await first.next()).id).toBe(two);
+    first.close();
+    // Away: two more land with no stream open.
+    const three = await land("/replay-3");
+    const four = await land("/replay-4");
+
+    const back = await openEvents(url, { "last-event-id": two });
+    expect([(await back.next()).id, (await back.next()).id]).toEqual([three, four]);
+    const five = await land("/replay-5");
+    const live = await back.next();
+    expect(live.id).toBe(five);
+    expect(live.data).toMatchObject({ id: five, status: "ok", conversation_id: cid });
+    back.close();
+
+    // An older cursor replays everything after it; an id no longer kept replays all that is kept.
+    const older = await openEvents(url, { "last-event-id": one });
+    const replayed = [];
+    for (let n = 0; n < 4; n++) replayed.push((await older.next()).id);
+    expect(replayed).toEqual([two, three, four, five]);
+    older.close();
+    const unknown = await openEvents(url, { "last-event-id": "never-sent" });
+    expect((await unknown.next()).id).toBe(one);
+    unknown.close();
+
+    // Without Last-Event-ID a stream gets only what no stream took: here nothing.
+    const fresh = await openEvents(url);
+    const nothing = await Promise.race([fresh.next().then(() => "event"), pause(200).then(() => "none")]);
+    expect(nothing).toBe("none");
+    fresh.close();
+  });
+
   it("refuses a malformed conversation id", async () => {
     const res = await server.post("/v1/search", { query: "x", conversation_id: "no spaces allowed" });
     expect(res.status).toBe(400);
@@ -207,38 +259,6 @@ describe("conversations", () => {
     const stream = await openEvents(`${own.url}/v1/conversations/${await own.conversation()}/events`);
     await own.close();
     await expect(stream.next()).rejects.toThrow(/ended/);
-  });
-});
-
-describe("LandingHub", () => {
-  const event = (conversationId: string, id: string) => ({ conversationId, id, data: { id } });
-
-  it("keeps a bounded number of landings per conversation, newest last, and delivers each once", () => {
-    const hub = new LandingHub({ log: () => {}, keepPerConversation: 2 });
-    for (const id of ["1", "2", "3"]) hub.publish(event("c", id));
-    const got: string[] = [];
-    const stop = hub.subscribe("c", (e) => got.push(e.id));
-    hub.publish(event("c", "4"));
-    hub.publish(event("d", "5"));
-    expect(got).toEqual(["2", "3", "4"]);
-    stop();
-    const again: string[] = [];
-    hub.subscribe("c", (e) => again.push(e.id));
-    expect(again).toEqual([]);
-  });
-
-  it("forgets landings past their age and bounds the conversations it keeps", () => {
-    const old = new LandingHub({ log: () => {}, keepMs: -1 });
-    old.publish(event("c", "1"));
-    const got: string[] = [];
-    old.subscribe("c", (e) => got.push(e.id));
-    expect(got).toEqual([]);
-
-    const few = new LandingHub({ log: () => {}, keepConversations: 2 });
-    for (const c of ["a", "b", "c"]) few.publish(event(c, c));
-    const seen: string[] = [];
-    for (const c of ["a", "b", "c"]) few.subscribe(c, (e) => seen.push(e.id));
-    expect(seen).toEqual(["b", "c"]);
   });
 });
 
