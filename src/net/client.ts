@@ -117,20 +117,26 @@ export function createNet(config: NetConfig = {}): Net {
     }
     return verdict;
   }
-  // The headers every request sends, built once per locale (undici only reads them).
-  const headersByLocale = new Map<string, Record<string, string>>();
-  function defaultHeaders(locale: string | undefined): Record<string, string> {
+  const userAgent = config.userAgent ?? CHROME_USER_AGENT;
+  const acceptLanguages = new Map<string, string>();
+  /**
+   * A new object for every hop: undici's ProxyAgent writes `host` into the headers object it is handed, so one
+   * object shared across calls carried the first host's name into every later tunnel.
+   */
+  function hopHeaders(locale: string | undefined, caller: Record<string, string>): Record<string, string> {
     const key = locale ?? "";
-    let headers = headersByLocale.get(key);
-    if (!headers) {
-      headers = {
-        "user-agent": config.userAgent ?? CHROME_USER_AGENT,
-        accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-        "accept-language": acceptLanguage(locale),
-        "accept-encoding": "gzip, deflate, br",
-      };
-      if (headersByLocale.size < 100) headersByLocale.set(key, headers);
+    let language = acceptLanguages.get(key);
+    if (language === undefined) {
+      language = acceptLanguage(locale);
+      if (acceptLanguages.size < 100) acceptLanguages.set(key, language);
     }
+    const headers: Record<string, string> = {
+      "user-agent": userAgent,
+      accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+      "accept-language": language,
+      "accept-encoding": "gzip, deflate, br",
+    };
+    for (const k in caller) headers[k.toLowerCase()] = caller[k];
     return headers;
   }
   let trustedAgent: Agent | undefined;
@@ -285,8 +291,7 @@ export function createNet(config: NetConfig = {}): Net {
           if (deadline.expired()) return timeoutFailure(deadline, current, "dns");
           return vettedUrl;
         }
-        const defaults = defaultHeaders(options.locale);
-        const headers = hasKeys(callerHeaders) ? { ...defaults, ...lowerKeys(callerHeaders) } : defaults;
+        const headers = hopHeaders(options.locale, callerHeaders);
         phase = "connect";
         try {
           const res = await send(vettedUrl, options as NetRequestOptions, headers, method, deadline, limits)
@@ -459,17 +464,6 @@ function mediaType(header: string | undefined): string {
 
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const NO_BYTES: Buffer = Buffer.alloc(0);
-
-function hasKeys(o: Record<string, string>): boolean {
-  for (const _ in o) return true;
-  return false;
-}
-
-function lowerKeys(headers: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) out[k.toLowerCase()] = v;
-  return out;
-}
 
 function stripOriginBound(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).filter(([k]) => !ORIGIN_BOUND.test(k)));
