@@ -5,7 +5,15 @@ import { type BodyLimits, decodeBody } from "./body.js";
 import { ConnectingSockets, type ConnectTo, pinnedConnector, VettedAddresses } from "./connector.js";
 import { decodeText } from "./decode.js";
 import { Exchange } from "./exchange.js";
-import { classifyError, NetError, type NetFailure, type NetPhase, netFailure, safeHost } from "./failure.js";
+import {
+  classifyError,
+  MAX_HEADER_BYTES,
+  NetError,
+  type NetFailure,
+  type NetPhase,
+  netFailure,
+  safeHost,
+} from "./failure.js";
 import { type ProxyEnv, proxyEnvFrom, proxyFor } from "./proxy.js";
 import { resolveWithin, systemResolve } from "./resolver.js";
 import { trustContext } from "./trust.js";
@@ -97,7 +105,7 @@ export function createNet(config: NetConfig = {}): Net {
   const connecting = new ConnectingSockets();
   const direct = new Agent({
     connect: pinnedConnector(vetted, config, connecting),
-    maxHeaderSize: 64 * 1024,
+    maxHeaderSize: MAX_HEADER_BYTES,
   });
   const proxies = new Map<string, ProxyAgent>();
   const dnsCacheMs = config.dnsCacheMs ?? 30_000;
@@ -146,7 +154,7 @@ export function createNet(config: NetConfig = {}): Net {
     if (!proxy && trustedCall && trusted.has(url.origin)) {
       trustedAgent ??= new Agent({
         connect: pinnedConnector(trustedPins, config, connecting),
-        maxHeaderSize: 64 * 1024,
+        maxHeaderSize: MAX_HEADER_BYTES,
       });
       return trustedAgent;
     }
@@ -161,7 +169,7 @@ export function createNet(config: NetConfig = {}): Net {
         requestTls: tls,
         proxyTls: tls,
         proxyTunnel: false,
-        maxHeaderSize: 64 * 1024,
+        maxHeaderSize: MAX_HEADER_BYTES,
       });
       proxies.set(proxy, agent);
     }
@@ -334,8 +342,9 @@ export function createNet(config: NetConfig = {}): Net {
             !resHeaders["content-encoding"]
           ) {
             const message = `${vettedUrl.host} announced ${declared} bytes, over ${limits.maxBytes}`;
-            res.cancel(new NetError("too_large", message, "body"));
-            return netFailure("too_large", message, current, { phase: "body", httpStatus: status });
+            const cap = { name: "announced_bytes", limit: limits.maxBytes } as const;
+            res.cancel(new NetError("too_large", message, "body", cap));
+            return netFailure("too_large", message, current, { phase: "body", httpStatus: status, cap });
           }
           let bytes: Buffer = NO_BYTES;
           if (method !== "HEAD") {
