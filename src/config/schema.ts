@@ -139,6 +139,20 @@ export const SETTINGS: readonly SettingSpec[] = [
     about: "port of `websift mcp --http`",
   },
   {
+    key: "mcpAllowedHosts",
+    env: "WEBSIFT_MCP_ALLOWED_HOSTS",
+    secret: false,
+    schema: z.string(),
+    about: "extra Host names `websift mcp --http` answers to, comma-separated (name, or name:port)",
+  },
+  {
+    key: "mcpAllowedOrigins",
+    env: "WEBSIFT_MCP_ALLOWED_ORIGINS",
+    secret: false,
+    schema: z.string(),
+    about: "browser origins allowed to call `websift mcp --http`, comma-separated",
+  },
+  {
     key: "serveHost",
     env: "WEBSIFT_SERVE_HOST",
     secret: false,
