@@ -1,7 +1,20 @@
 import { createLlm, type LlmClient } from "./agent/llm.js";
 import { type ResearchOptions, type ResearchResult, research } from "./agent/research.js";
+import {
+  ANSWER_OPTIONS,
+  asBadInput,
+  type BadInputError,
+  checkArgument,
+  QUERY,
+  READ_OPTIONS,
+  RESEARCH_OPTIONS,
+  SEARCH_OPTIONS,
+  URL_ARGUMENT,
+  WEBSIFT_CONFIG,
+} from "./arguments.js";
 import type { Attempt } from "./core/status.js";
 import { type AnswerOptions, type AnswerResult, answer } from "./ground/answer.js";
+import { failureEnvelope } from "./ground/envelope.js";
 import { closeHeadless } from "./ground/routes/headless-browser.js";
 import { runRoute } from "./ground/routes/index.js";
 import { createNet, type Net, type NetConfig } from "./net/client.js";
@@ -70,7 +83,8 @@ export interface Websift {
 }
 
 /** The library's front door. */
-export function createWebsift(config: WebsiftConfig = {}): Websift {
+export function createWebsift(given?: WebsiftConfig): Websift {
+  const config = checkArgument("createWebsift", "config", WEBSIFT_CONFIG, given);
   const env = config.env ?? process.env;
   // Endpoints the operator configured by hand may live on their own network; nothing else may.
   const trustedOrigins = [...(config.trustedOrigins ?? []), env.SEARXNG_URL, env.WEBSIFT_LLM_BASE_URL].filter(
@@ -141,19 +155,48 @@ export function createWebsift(config: WebsiftConfig = {}): Websift {
     store,
     providers,
     llm,
-    async search(query, options = {}) {
+    async search(query, given) {
+      let options: SearchOptions;
+      try {
+        checkArgument("search", "query", QUERY, query);
+        options = checkArgument("search", "options", SEARCH_OPTIONS, given);
+      } catch (err) {
+        return badSearch(query, asBadInput(err));
+      }
       if (!(await enabled())) return disabledSearch(query);
       return searchWeb(query, options);
     },
-    async read(url, options = {}) {
+    async read(url, given) {
+      let options: ReadOptions;
+      try {
+        checkArgument("read", "url", URL_ARGUMENT, url);
+        options = checkArgument("read", "options", READ_OPTIONS, given);
+      } catch (err) {
+        return badRead(url, asBadInput(err));
+      }
       if (!(await enabled())) return disabledRead(url);
       return fetchBest(url, sized(options), readCtx);
     },
-    async fetchBest(url, options = {}) {
+    async fetchBest(url, given) {
+      let options: ReadOptions;
+      try {
+        checkArgument("fetchBest", "url", URL_ARGUMENT, url);
+        options = checkArgument("fetchBest", "options", READ_OPTIONS, given);
+      } catch (err) {
+        return badRead(url, asBadInput(err));
+      }
       if (!(await enabled())) return disabledRead(url);
       return fetchBest(url, sized(options), readCtx);
     },
-    async answer(query, options = {}) {
+    async answer(query, given) {
+      let options: AnswerOptions;
+      try {
+        checkArgument("answer", "query", QUERY, query);
+        options = checkArgument("answer", "options", ANSWER_OPTIONS, given);
+      } catch (err) {
+        const bad = asBadInput(err);
+        return { status: "error", envelope: failureEnvelope("", bad.message), sources: [], attempts: [] };
+      }
       return answer(query, options, {
         enabled,
         totalMs,
@@ -190,7 +233,16 @@ export function createWebsift(config: WebsiftConfig = {}): Websift {
         },
       });
     },
-    async research(question, options = {}) {
+    async research(question, given) {
+      let options: ResearchOptions;
+      try {
+        checkArgument("research", "question", QUERY, question);
+        options = checkArgument("research", "options", RESEARCH_OPTIONS, given);
+      } catch (err) {
+        const bad = asBadInput(err);
+        const envelope = failureEnvelope("", bad.message);
+        return { status: "error", envelope, facts: [], hops: [], attempts: [], degraded: false };
+      }
       return research(question, options, { websift, llm });
     },
     async close() {
@@ -200,6 +252,26 @@ export function createWebsift(config: WebsiftConfig = {}): Websift {
     },
   };
   return websift;
+}
+
+function badSearch(query: unknown, bad: BadInputError): SearchResponse {
+  return {
+    status: "error",
+    code: bad.code,
+    query: typeof query === "string" ? query : "",
+    results: [],
+    attempted: [],
+    scope: "general",
+    error: bad.message,
+  };
+}
+
+function badRead(url: unknown, bad: BadInputError): ReadResult {
+  return failedRead(typeof url === "string" ? url : "", {
+    status: "error",
+    code: bad.code,
+    message: bad.message,
+  });
 }
 
 function disabledRead(url: string): ReadResult {
