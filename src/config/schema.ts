@@ -174,6 +174,13 @@ export const SETTINGS: readonly SettingSpec[] = [
     about: "bearer token for `websift serve`",
   },
   {
+    key: "adminToken",
+    env: "WEBSIFT_ADMIN_TOKEN",
+    secret: true,
+    schema: z.string(),
+    about: "bearer token for the admin routes of `websift serve` (switch, settings, keys)",
+  },
+  {
     key: "braveApiKey",
     env: "BRAVE_API_KEY",
     secret: true,
