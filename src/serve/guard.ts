@@ -1,9 +1,8 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { networkInterfaces } from "node:os";
 import type { FastifyInstance } from "fastify";
-import { allowedHosts, checkRequest, type HttpGuardConfig } from "../mcp/http-guard.js";
+import { checkRequest, guardFor, type HttpGuardConfig } from "../mcp/http-guard.js";
 
 export interface GuardOptions {
   /** WEBSIFT_SERVE_TOKEN: every /v1 request must carry `Authorization: Bearer <token>`. */
@@ -15,11 +14,9 @@ export interface GuardOptions {
   adminToken?: string;
   /** Browser origins allowed besides the server's own (the dashboard page's origin is always allowed). */
   allowedOrigins?: string[];
-  /** Host names (host:port) the server answers to besides the address it listens on. */
+  /** Host names the server answers to besides the address it listens on (`name:port`, or `name` for any port). */
   allowedHosts?: string[];
 }
-
-const WILDCARD = new Set(["0.0.0.0", "::", "[::]"]);
 
 /**
  * Host, Origin and token checks on every /v1 route and on unknown paths, as for the MCP server: a web page that
@@ -30,17 +27,11 @@ export function installGuard(app: FastifyInstance, options: GuardOptions): void 
   let config: HttpGuardConfig | undefined;
   const configure = (): HttpGuardConfig => {
     const address = app.server.address() as AddressInfo;
-    const hosts = WILDCARD.has(address.address)
-      ? everyLocalName(address.port)
-      : allowedHosts(address.address, address.port);
-    hosts.push(...(options.allowedHosts ?? []).map((h) => h.toLowerCase()));
-    return {
-      hosts,
-      origins: [
-        ...hosts.map((h) => `http://${h}`),
-        ...(options.allowedOrigins ?? []).map((o) => o.toLowerCase()),
-      ],
-    };
+    // Tokens are checked below, by route (the admin routes take their own), so the shared guard checks names only.
+    return guardFor(address.address, address.port, {
+      hosts: options.allowedHosts,
+      origins: options.allowedOrigins,
+    });
   };
   app.addHook("onRequest", async (request, reply) => {
     // By the route matched, not the raw URL: the router decodes the path, so /%761/health is /v1/health. Only
@@ -123,13 +114,4 @@ function same(given: string | undefined, want: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(want);
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/** Bound to every interface: the names of each local address (a token should guard such a server anyway). */
-function everyLocalName(port: number): string[] {
-  const names = ["localhost", "127.0.0.1", "[::1]"];
-  for (const list of Object.values(networkInterfaces()))
-    for (const iface of list ?? [])
-      names.push(iface.family === "IPv6" ? `[${iface.address}]` : iface.address);
-  return [...new Set(names)].map((n) => `${n}:${port}`);
 }
