@@ -23,7 +23,10 @@ type Reply = Record<string, unknown> & { status: string };
  * timeout, disabled) is a 200 whose `status` says so; HTTP errors are kept for the request itself being wrong.
  */
 export function registerApi(app: FastifyInstance, ctx: ServeRuntime, deps: ApiDeps): void {
-  app.get("/v1/health", async () => health(ctx));
+  app.get("/v1/health", async (_request, reply) => {
+    const body = await health(ctx);
+    return body.ok ? body : reply.code(503).send(body);
+  });
 
   app.post("/v1/search", async (request, reply) => {
     const parsed = parseSearch(request.body);

@@ -61,6 +61,7 @@ describe("stopping with calls in flight", () => {
       const draining = s.ctx.drain(2000);
       expect(s.ctx.draining()).toBe(true);
       const health = await fetch(`${s.url}/v1/health`);
+      expect(health.status).toBe(503);
       expect(await health.json()).toMatchObject({ ok: false, draining: true });
       const refused = await (await s.post("/v1/search", { query: "new while stopping" })).json();
       expect(refused).toMatchObject({ status: "error", code: "shutting_down" });
