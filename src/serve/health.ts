@@ -17,6 +17,7 @@ export async function health(ctx: ServeRuntime) {
     ...(ctx.draining() ? { draining: true } : {}),
     version: VERSION,
     store: ctx.store.status(),
+    mailbox: ctx.session().mailbox.status(),
     abilities: { web: (await ctx.enabled()) ? "on" : "off" },
     providers: await providerHealth(ctx.websift(), ctx.config().env),
   };
