@@ -93,6 +93,11 @@ export interface Net {
 const DEFAULT_MAX_BYTES = 3 * 1024 * 1024;
 /** For a caller that passed no deadline: nothing may wait forever. */
 const DEFAULT_DEADLINE_MS = 30_000;
+/**
+ * Content codings undone per response. Real servers stack two at most (a proxy gzipping an origin's gzip); 2,000
+ * stacked gzip layers were each inflated in turn, a thread-pool round trip apiece.
+ */
+const MAX_CODINGS = 3;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 // Headers that may carry a credential: never forwarded to another origin on a redirect.
 const ORIGIN_BOUND =
@@ -331,6 +336,12 @@ export function createNet(config: NetConfig = {}): Net {
             redirects.push(next);
             current = next;
             continue;
+          }
+          if (res.codings.length > MAX_CODINGS) {
+            const cap = { name: "coding_layers", limit: MAX_CODINGS } as const;
+            const message = `${vettedUrl.host} stacked ${res.codings.length} content codings, more than ${MAX_CODINGS}`;
+            res.cancel(new NetError("too_large", message, "body", cap));
+            return netFailure("too_large", message, current, { phase: "body", httpStatus: status, cap });
           }
           // A HEAD answer has no body: its Content-Length is the size a GET would get (a browser's HEAD for a
           // large file through the guarded browser was refused as too_large).

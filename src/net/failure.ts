@@ -114,6 +114,11 @@ export function classifyError(err: unknown, url: string, phase: NetPhase): NetFa
     return netFailure("timeout", `timeout connecting to ${host}`, url, { phase: "connect" });
   if (code === "ECONNRESET" || code === "UND_ERR_SOCKET" || code === "EPIPE")
     return netFailure("protocol", `${host} closed the connection during ${phase}`, url, { phase });
+  // undici's parser errors carry no code (it looks the number up in the wrong table), only their name.
+  if (e?.name === "HTTPParserError")
+    return netFailure("protocol", `malformed response from ${host}${parserReason(e.message)}`, url, {
+      phase,
+    });
   if (
     code.startsWith("UND_ERR_") ||
     code.startsWith("HPE_") ||
@@ -132,6 +137,12 @@ export function safeHost(url: string): string {
   } catch {
     return "the server";
   }
+}
+
+/** "Response does not match the HTTP/1.1 protocol (Invalid character in chunk size)" → " (invalid character in chunk size)". */
+function parserReason(message: string | undefined): string {
+  const reason = /\(([^()]{1,100})\)\s*$/.exec(oneLine(message ?? ""))?.[1];
+  return reason ? ` (${reason.charAt(0).toLowerCase()}${reason.slice(1)})` : "";
 }
 
 function oneLine(s: string): string {
