@@ -1,4 +1,5 @@
 import type { Failure } from "../core/status.js";
+import { redactUrl, redactUrlsIn } from "./redact-url.js";
 
 export const NET_CODES = [
   "blocked_url",
@@ -26,6 +27,7 @@ export interface NetCap {
 export interface NetFailure extends Failure {
   ok: false;
   code: NetCode;
+  /** The URL that failed (a redirect hop's, when a hop failed), credentials and key-like query values redacted. */
   url: string;
   phase?: NetPhase;
   httpStatus?: number;
@@ -41,7 +43,15 @@ export function netFailure(
   url: string,
   extra: Partial<Pick<NetFailure, "phase" | "httpStatus" | "retryAfter" | "cap">> = {},
 ): NetFailure {
-  return { ok: false, status: statusOf(code, extra.httpStatus), code, message, url, ...extra };
+  // Failures end up in attempts, envelopes and logs: no credential or key-like query value leaves in them.
+  return {
+    ok: false,
+    status: statusOf(code, extra.httpStatus),
+    code,
+    message: redactUrlsIn(message),
+    url: redactUrl(url),
+    ...extra,
+  };
 }
 
 function statusOf(code: NetCode, httpStatus?: number): NetFailure["status"] {
