@@ -244,20 +244,26 @@ export function createNet(config: NetConfig = {}): Net {
       limits.maxBytes,
       Math.min(limits.maxBytes, limits.maxDecodedBytes),
     );
-    // The dispatcher's own dispatch(), not undici's request(): see Exchange for what that saves.
-    dispatcherFor(url, options.trusted === true).dispatch(
-      {
-        origin: url.origin,
-        path: url.search ? `${url.pathname}${url.search}` : url.pathname,
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body: method === "GET" || method === "HEAD" ? undefined : options.body,
-        // The deadline is the only clock; undici's own timers would fire with less precise names.
-        headersTimeout: 0,
-        bodyTimeout: 0,
-      },
-      exchange,
-    );
+    // The dispatcher's own dispatch(), not undici's request(): see Exchange for what that saves. undici opens a
+    // needed connection inside this call, so the attempt is tagged as this exchange's own.
+    connecting.owner = exchange;
+    try {
+      dispatcherFor(url, options.trusted === true).dispatch(
+        {
+          origin: url.origin,
+          path: url.search ? `${url.pathname}${url.search}` : url.pathname,
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body: method === "GET" || method === "HEAD" ? undefined : options.body,
+          // The deadline is the only clock; undici's own timers would fire with less precise names.
+          headersTimeout: 0,
+          bodyTimeout: 0,
+        },
+        exchange,
+      );
+    } finally {
+      connecting.owner = undefined;
+    }
     return exchange;
   }
 
@@ -306,9 +312,10 @@ export function createNet(config: NetConfig = {}): Net {
         }
         const headers = hopHeaders(options.locale, callerHeaders);
         phase = "connect";
+        let exchange: Exchange | undefined;
         try {
-          const res = await send(vettedUrl, options as NetRequestOptions, headers, method, deadline, limits)
-            .head;
+          exchange = send(vettedUrl, options as NetRequestOptions, headers, method, deadline, limits);
+          const res = await exchange.head;
           phase = "body";
           const status = res.status;
           const resHeaders = res.headers;
@@ -383,11 +390,11 @@ export function createNet(config: NetConfig = {}): Net {
             retryAfter,
           );
         } catch (err) {
-          // Before the response head: still connecting while a connection to this host is being set up.
-          const host = vettedUrl.hostname.replace(/^\[|\]$/g, "");
-          const at = phase === "connect" && !connecting.has(host) ? "headers" : phase;
+          // Before the response head: still connecting while this call's connection is being set up.
+          const own = exchange !== undefined && connecting.has(exchange);
+          const at = phase === "connect" && !own ? "headers" : phase;
           if (deadline.expired()) {
-            if (at === "connect") connecting.abandon(host, new Error("deadline"));
+            if (at === "connect" && exchange) connecting.abandon(exchange, new Error("deadline"));
             return timeoutFailure(deadline, current, at);
           }
           return classifyError(err, current, at);
