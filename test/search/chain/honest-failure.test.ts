@@ -108,3 +108,30 @@ describe("failure summary", () => {
     expect(summarizeFailures("q", []).status).toBe("error");
   });
 });
+
+describe("layout drift is named", () => {
+  const drifted = {
+    body: '<html><body><main class="serp-2027"><a href="https://a.example/">A</a></main></body></html>',
+  };
+
+  it("an engine whose page matches no known layout is an error, and the chain goes on to the others", async () => {
+    for (const [host, path] of KEYLESS_ROUTES.slice(0, 2)) web.route(host, path, drifted);
+    web.route("www.bing.com", "/search", {
+      body: web.fixture("bing/bing-serp-http-ck-wrapped-javascript-tutorial-2026-04.html"),
+    });
+    const res = await websift.search("javascript tutorial", { cache: false });
+    expect(res.status).toBe("ok");
+    expect(res.provider).toContain("bing");
+    const ddg = res.attempted.find((a) => a.provider === "duckduckgo");
+    expect(ddg).toMatchObject({ status: "error", error: expect.stringMatching(/unrecognised page layout/) });
+  });
+
+  it("every engine drifted: an error naming the unrecognised layouts, never 'no results'", async () => {
+    everyHostAnswers(drifted);
+    const res = await websift.search("javascript tutorial", { cache: false, exclude: ["wikipedia"] });
+    expect(res.status).toBe("error");
+    expect(res.error).toMatch(/^duckduckgo: unrecognised page layout/);
+    expect(res.error).toContain("bing: unrecognised page layout");
+    expect(res.attempted.every((a) => a.status === "error")).toBe(true);
+  });
+});
