@@ -49,6 +49,8 @@ export interface AnswerDeps {
   route?: (route: Route, query: string, deadline: Deadline) => Promise<AnswerResult | undefined>;
   cascadeCapMs?: number;
   totalMs?: number;
+  /** false: the operator turned the Wikipedia fallback off. */
+  wikipedia?: boolean;
 }
 
 const ROUTE_RESERVE_MS = 8000;
@@ -170,7 +172,7 @@ export async function answer(query: string, options: AnswerOptions, deps: Answer
 
   // Nothing readable: the rest of the chain (Wikipedia by the utterance's language), if time allows.
   let wiki: SearchResponse | undefined;
-  if (deadline.remaining() > 1500) {
+  if (deps.wikipedia !== false && deadline.remaining() > 1500) {
     progress(progressLine.wikipedia(options.language ?? "en", q));
     wiki = await deps.search(q, {
       provider: "wikipedia",

@@ -5,7 +5,15 @@ import { type BodyLimits, decodeBody } from "./body.js";
 import { ConnectingSockets, type ConnectTo, pinnedConnector, VettedAddresses } from "./connector.js";
 import { decodeText } from "./decode.js";
 import { Exchange } from "./exchange.js";
-import { classifyError, NetError, type NetFailure, type NetPhase, netFailure, safeHost } from "./failure.js";
+import {
+  classifyError,
+  MAX_HEADER_BYTES,
+  NetError,
+  type NetFailure,
+  type NetPhase,
+  netFailure,
+  safeHost,
+} from "./failure.js";
 import { type ProxyEnv, proxyEnvFrom, proxyFor } from "./proxy.js";
 import { resolveWithin, systemResolve } from "./resolver.js";
 import { trustContext } from "./trust.js";
@@ -97,7 +105,7 @@ export function createNet(config: NetConfig = {}): Net {
   const connecting = new ConnectingSockets();
   const direct = new Agent({
     connect: pinnedConnector(vetted, config, connecting),
-    maxHeaderSize: 64 * 1024,
+    maxHeaderSize: MAX_HEADER_BYTES,
   });
   const proxies = new Map<string, ProxyAgent>();
   const dnsCacheMs = config.dnsCacheMs ?? 30_000;
@@ -117,20 +125,26 @@ export function createNet(config: NetConfig = {}): Net {
     }
     return verdict;
   }
-  // The headers every request sends, built once per locale (undici only reads them).
-  const headersByLocale = new Map<string, Record<string, string>>();
-  function defaultHeaders(locale: string | undefined): Record<string, string> {
+  const userAgent = config.userAgent ?? CHROME_USER_AGENT;
+  const acceptLanguages = new Map<string, string>();
+  /**
+   * A new object for every hop: undici's ProxyAgent writes `host` into the headers object it is handed, so one
+   * object shared across calls carried the first host's name into every later tunnel.
+   */
+  function hopHeaders(locale: string | undefined, caller: Record<string, string>): Record<string, string> {
     const key = locale ?? "";
-    let headers = headersByLocale.get(key);
-    if (!headers) {
-      headers = {
-        "user-agent": config.userAgent ?? CHROME_USER_AGENT,
-        accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-        "accept-language": acceptLanguage(locale),
-        "accept-encoding": "gzip, deflate, br",
-      };
-      if (headersByLocale.size < 100) headersByLocale.set(key, headers);
+    let language = acceptLanguages.get(key);
+    if (language === undefined) {
+      language = acceptLanguage(locale);
+      if (acceptLanguages.size < 100) acceptLanguages.set(key, language);
     }
+    const headers: Record<string, string> = {
+      "user-agent": userAgent,
+      accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+      "accept-language": language,
+      "accept-encoding": "gzip, deflate, br",
+    };
+    for (const k in caller) headers[k.toLowerCase()] = caller[k];
     return headers;
   }
   let trustedAgent: Agent | undefined;
@@ -140,7 +154,7 @@ export function createNet(config: NetConfig = {}): Net {
     if (!proxy && trustedCall && trusted.has(url.origin)) {
       trustedAgent ??= new Agent({
         connect: pinnedConnector(trustedPins, config, connecting),
-        maxHeaderSize: 64 * 1024,
+        maxHeaderSize: MAX_HEADER_BYTES,
       });
       return trustedAgent;
     }
@@ -155,7 +169,7 @@ export function createNet(config: NetConfig = {}): Net {
         requestTls: tls,
         proxyTls: tls,
         proxyTunnel: false,
-        maxHeaderSize: 64 * 1024,
+        maxHeaderSize: MAX_HEADER_BYTES,
       });
       proxies.set(proxy, agent);
     }
@@ -285,8 +299,7 @@ export function createNet(config: NetConfig = {}): Net {
           if (deadline.expired()) return timeoutFailure(deadline, current, "dns");
           return vettedUrl;
         }
-        const defaults = defaultHeaders(options.locale);
-        const headers = hasKeys(callerHeaders) ? { ...defaults, ...lowerKeys(callerHeaders) } : defaults;
+        const headers = hopHeaders(options.locale, callerHeaders);
         phase = "connect";
         try {
           const res = await send(vettedUrl, options as NetRequestOptions, headers, method, deadline, limits)
@@ -329,8 +342,9 @@ export function createNet(config: NetConfig = {}): Net {
             !resHeaders["content-encoding"]
           ) {
             const message = `${vettedUrl.host} announced ${declared} bytes, over ${limits.maxBytes}`;
-            res.cancel(new NetError("too_large", message, "body"));
-            return netFailure("too_large", message, current, { phase: "body", httpStatus: status });
+            const cap = { name: "announced_bytes", limit: limits.maxBytes } as const;
+            res.cancel(new NetError("too_large", message, "body", cap));
+            return netFailure("too_large", message, current, { phase: "body", httpStatus: status, cap });
           }
           let bytes: Buffer = NO_BYTES;
           if (method !== "HEAD") {
@@ -459,17 +473,6 @@ function mediaType(header: string | undefined): string {
 
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const NO_BYTES: Buffer = Buffer.alloc(0);
-
-function hasKeys(o: Record<string, string>): boolean {
-  for (const _ in o) return true;
-  return false;
-}
-
-function lowerKeys(headers: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) out[k.toLowerCase()] = v;
-  return out;
-}
 
 function stripOriginBound(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).filter(([k]) => !ORIGIN_BOUND.test(k)));

@@ -16,6 +16,12 @@ export const NET_CODES = [
 export type NetCode = (typeof NET_CODES)[number];
 export type NetPhase = "dns" | "connect" | "headers" | "body";
 
+/** Which bound a `too_large` (or a coding refused as too deep) tripped, and its value. */
+export interface NetCap {
+  name: "wire_bytes" | "announced_bytes" | "decoded_bytes" | "header_bytes" | "coding_layers";
+  limit: number;
+}
+
 /** Every failure of the client is one of these values; nothing is thrown to the caller. */
 export interface NetFailure extends Failure {
   ok: false;
@@ -23,13 +29,17 @@ export interface NetFailure extends Failure {
   url: string;
   phase?: NetPhase;
   httpStatus?: number;
+  cap?: NetCap;
 }
+
+/** The response head's size limit (undici's maxHeaderSize), set on every agent of the client. */
+export const MAX_HEADER_BYTES = 64 * 1024;
 
 export function netFailure(
   code: NetCode,
   message: string,
   url: string,
-  extra: Partial<Pick<NetFailure, "phase" | "httpStatus" | "retryAfter">> = {},
+  extra: Partial<Pick<NetFailure, "phase" | "httpStatus" | "retryAfter" | "cap">> = {},
 ): NetFailure {
   return { ok: false, status: statusOf(code, extra.httpStatus), code, message, url, ...extra };
 }
@@ -56,6 +66,7 @@ export class NetError extends Error {
     readonly code: NetCode,
     message: string,
     readonly phase?: NetPhase,
+    readonly cap?: NetCap,
   ) {
     super(message);
     this.name = "NetError";
@@ -76,7 +87,11 @@ const TLS_CODES = new Set([
 
 /** Maps what Node, undici and zlib throw to our vocabulary. The message stays one line and host-level only. */
 export function classifyError(err: unknown, url: string, phase: NetPhase): NetFailure {
-  if (err instanceof NetError) return netFailure(err.code, err.message, url, { phase: err.phase ?? phase });
+  if (err instanceof NetError)
+    return netFailure(err.code, err.message, url, {
+      phase: err.phase ?? phase,
+      ...(err.cap ? { cap: err.cap } : {}),
+    });
   const e = err as { code?: string; message?: string; cause?: unknown; name?: string };
   const code = e?.code ?? (e?.cause as { code?: string } | undefined)?.code ?? "";
   const host = safeHost(url);
@@ -93,6 +108,7 @@ export function classifyError(err: unknown, url: string, phase: NetPhase): NetFa
   if (code === "UND_ERR_HEADERS_OVERFLOW" || code === "HPE_HEADER_OVERFLOW")
     return netFailure("too_large", `${host} sent response headers larger than allowed`, url, {
       phase: "headers",
+      cap: { name: "header_bytes", limit: MAX_HEADER_BYTES },
     });
   if (code === "UND_ERR_CONNECT_TIMEOUT")
     return netFailure("timeout", `timeout connecting to ${host}`, url, { phase: "connect" });

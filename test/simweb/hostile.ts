@@ -43,6 +43,8 @@ export const HOSTILE_PATHS = {
   invalidCharset: "/bad-charset",
   /** 429 with Retry-After: 120. */
   tooManyRequests: "/429",
+  /** A chunked body of 1-byte chunks that never ends: too_large at the wire cap, holding about the cap. */
+  oneByteChunks: "/one-byte-chunks",
   /** DuckDuckGo's anomaly (bot) challenge page, served with 202 and with 200. */
   ddgChallenge202: "/ddg-challenge-202",
   ddgChallenge200: "/ddg-challenge-200",
@@ -144,6 +146,25 @@ export const hostile = {
     pump();
   }) as SimHandler,
 
+  oneByteChunks: ((_req, raw) => {
+    const socket = raw.res.socket;
+    if (!socket) return;
+    socket.write("HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ntransfer-encoding: chunked\r\n\r\n");
+    // 10,000 chunks of one byte per write; written raw, since Node's framing would take one write per chunk.
+    const burst = Buffer.from("1\r\nx\r\n".repeat(10_000));
+    const started = Date.now();
+    let sent = 0;
+    const pump = () => {
+      while (!socket.destroyed && sent < 1024 ** 3 && Date.now() - started < 120_000) {
+        sent += burst.length;
+        if (!socket.write(burst)) return void socket.once("drain", pump);
+      }
+      socket.destroy();
+    };
+    socket.on("error", () => {});
+    pump();
+  }) as SimHandler,
+
   gzipBomb: (() => ({
     headers: { "content-type": "text/html", "content-encoding": "gzip" },
     body: gzipBomb(),
@@ -224,6 +245,7 @@ export function hostileRoutes(sim: SimWeb): [string, string | RegExp, SimHandler
     [H, P.slowlorisHeaders, hostile.slowlorisHeaders],
     [H, P.slowBody, hostile.slowBody],
     [H, P.infiniteChunked, hostile.infiniteChunked],
+    [H, P.oneByteChunks, hostile.oneByteChunks],
     [H, P.gzipBomb, hostile.gzipBomb],
     [H, P.brotliBomb, hostile.brotliBomb],
     [H, P.contentLengthOver, hostile.contentLengthOver],

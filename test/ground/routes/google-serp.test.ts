@@ -4,7 +4,7 @@ import { GOOGLE_CONSENT_REASON, parseGoogle } from "../../../src/search/serp/goo
 
 const SEARCH_URL = "https://www.google.com/search?q=x&hl=en";
 const google = (file: string) =>
-  readFileSync(new URL(`../../../../shared/fixtures/providers/google/${file}`, import.meta.url), "utf8");
+  readFileSync(new URL(`../../fixtures/providers/google/${file}`, import.meta.url), "utf8");
 
 const hitsOf = (file: string) => {
   const parsed = parseGoogle(google(file), SEARCH_URL);
