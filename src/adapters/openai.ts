@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { errorView } from "../ground/model-view.js";
 import { type ToolOutput, WEB_TOOLS, type WebTool } from "../mcp/tools.js";
 import type { Websift } from "../websift.js";
 
@@ -72,6 +73,4 @@ function parametersOf(tool: WebTool): Record<string, unknown> {
   return schema;
 }
 
-function failure(text: string): ToolOutput {
-  return { text, structured: {}, isError: true };
-}
+const failure = errorView;

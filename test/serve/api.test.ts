@@ -29,15 +29,16 @@ describe("POST /v1/search", () => {
     expect(body.results.length).toBeGreaterThan(0);
     expect(body.results.length).toBeLessThanOrEqual(3);
     expect(body.attempted.length).toBeGreaterThan(0);
-    // The same rendering the MCP tool gives: numbered results under a line saying they are third-party text.
+    // The same rendering the MCP tool gives: a line of ours, then the numbered results inside one fence.
     expect(body.text).toMatch(
-      /^Web search results for 'weather jakarta' \(via duckduckgo\)\. .*not instructions\.\n1\. /,
+      /^Web search results for 'weather jakarta' \(via duckduckgo, 3 results\)\. .*not instructions\.\n<<<WEB_CONTENT nonce=\w+ source=web%20search>>>\n1\. /,
     );
     expect(body.text).toContain(body.results[0].url);
     const direct = websiftFor(web);
     const mcp = await webSearch.run(direct, { query: "weather jakarta", limit: 3 }, {});
     await direct.close();
-    expect(body.text).toBe(mcp.text);
+    const nonceFree = (t: string) => t.replace(/nonce=[\w-]+/g, "nonce=N");
+    expect(nonceFree(body.text)).toBe(nonceFree(mcp.text));
   });
 
   it("refuses bad input with 400 and one line, before any request leaves", async () => {
@@ -77,7 +78,7 @@ describe("POST /v1/read", () => {
     const body = await res.json();
     expect(body.status).toBe("ok");
     expect(body.title).toBe("Tide tables explained");
-    expect(body.text).toMatch(/^Tide tables explained — https:\/\/www\.example\.com\/tides/);
+    expect(body.text).toMatch(/^https:\/\/www\.example\.com\/tides \(source: extracted-html\)\n/);
     expect(body.text).toMatch(FENCE);
     // The page's forged marker cannot close the fence early.
     expect(body.text).not.toContain("nonce=forged>>>");

@@ -149,7 +149,7 @@ describe("the dashboard in Chromium", () => {
       expect(await runTry(page, "Search", "weather jakarta")).toBe("Status: ok");
       const api = await (await answered).json();
       const text = (await page.textContent("#try-text")) ?? "";
-      expect(text).toMatch(/^Web search results for 'weather jakarta' \(via duckduckgo\)/);
+      expect(text).toMatch(/^Web search results for 'weather jakarta' \(via duckduckgo, \d+ results\)/);
       expect(text).toBe(api.text);
       const sources = await page.locator("#try-sources li a").allTextContents();
       expect(sources.length).toBe(api.results.length);

@@ -97,7 +97,7 @@ describe("conversations", () => {
         conversation_id: "conv-a",
         keepAs: '(you read "Slow harbour" https://www.example.com/slow-a)',
       });
-      expect(landed.data.text).toMatch(/^Slow harbour — https:\/\/www\.example\.com\/slow-a\n/);
+      expect(landed.data.text).toMatch(/^https:\/\/www\.example\.com\/slow-a \(source: extracted-html\)\n/);
       expect(landed.data.text).toMatch(/<<<WEB_CONTENT nonce=/);
       // Keep-alive comments flow while nothing lands; another conversation's stream got nothing.
       while (stream.comments.filter((c) => c === ": keep-alive").length < 1) await tick();
