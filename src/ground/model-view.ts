@@ -143,6 +143,18 @@ export function oneLine(text: string, maxChars = 300): string {
 }
 
 /**
+ * The library's own shape for a program that asks for it explicitly (`--json --raw`, `?raw=1`): every string
+ * redacted, nothing fenced. Not for a model.
+ */
+export function redactedRaw<T>(value: T): T {
+  if (typeof value === "string") return redactSecrets(value).text as T;
+  if (Array.isArray(value)) return value.map(redactedRaw) as T;
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactedRaw(v)])) as T;
+  return value;
+}
+
+/**
  * The outputSchemas: compact on purpose (clients send them with every model turn). Every view of a tool fits its
  * tool's schema, a pending one and an error included, since the MCP client checks each result against it.
  */

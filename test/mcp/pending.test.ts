@@ -88,7 +88,7 @@ async function slowLookupLandsForItsClient(client: Client, other: Client) {
 }
 
 describe("MCP pending lookups, in process", () => {
-  it("answers a fast call in its own turn, with the session's keepAs line", async () => {
+  it("answers a fast call in its own turn, the compact view on both channels", async () => {
     serveWeb(shared.web);
     const client = await inProcess({ waitSeconds: 15 });
     const r = await call(client, "web_fetch", { url: "https://www.example.com/tides" });
