@@ -5,19 +5,15 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from "fastify";
-import type { AnswerResult } from "../ground/answer.js";
 import { isLoopbackHost } from "../mcp/http-guard.js";
-import type { ReadResult } from "../read/read.js";
-import type { SearchResponse } from "../search/chain.js";
 import { oneLine } from "../session/one-line.js";
-import type { Landing } from "../session/session.js";
 import { registerApi } from "./api.js";
 import { ClientLimits } from "./client-limits.js";
 import type { ServeContext } from "./context.js";
 import { registerEvents } from "./events.js";
 import { type GuardOptions, installGuard } from "./guard.js";
 import { LandingHub } from "./landings.js";
-import { answerText, readText, searchText } from "./render.js";
+import { landedData } from "./render.js";
 import type { ServeRuntime } from "./serve-context.js";
 
 /** More routes on the same app and context (the dashboard registers `/` and `/v1/admin/*` this way). */
@@ -141,24 +137,4 @@ export async function listen(
     );
   const shown = host.includes(":") ? `[${host}]` : host;
   return { url: `http://${shown}:${real}`, port: real, host };
-}
-
-/** The event's data: what the synchronous call would have answered, plus the lookup's id and keepAs line. */
-function landedData(landing: Landing): Record<string, unknown> {
-  const base = {
-    id: landing.id,
-    keepAs: landing.keepAs,
-    kind: landing.kind,
-    conversation_id: landing.conversationId,
-  };
-  if (landing.kind === "search") {
-    const r: SearchResponse = landing.result;
-    return { text: searchText(r), ...r, ...base };
-  }
-  if (landing.kind === "read") {
-    const r: ReadResult = landing.result;
-    return { text: readText(r.url, r), ...r, ...base };
-  }
-  const r: AnswerResult = landing.result;
-  return { text: answerText(r), ...r, ...base };
 }
