@@ -9,6 +9,8 @@ export { STATUSES } from "./core/status.js";
 export type { AnswerOptions, AnswerResult, Route } from "./ground/answer.js";
 export type { Source } from "./ground/envelope.js";
 export { createFence, fenceUntrusted, stripInvisible } from "./ground/fence.js";
+export type { ModelView, ToolOutput } from "./ground/model-view.js";
+export { answerView, pageView, searchView } from "./ground/model-view.js";
 export { guardQuery } from "./ground/query-guard.js";
 export { redactSecrets } from "./ground/redact.js";
 export { searchMarkdown } from "./ground/search-markdown.js";
