@@ -42,6 +42,10 @@ export async function buildServeApp(
   ctx: ServeRuntime,
   options: ServeAppOptions = {},
 ): Promise<FastifyInstance> {
+  if (options.adminToken !== undefined && options.adminToken === options.token)
+    throw new Error(
+      "WEBSIFT_ADMIN_TOKEN must differ from WEBSIFT_SERVE_TOKEN: whoever may use must not administer",
+    );
   const bodyLimit = options.bodyLimit ?? 64 * 1024;
   const cap = options.clientCap ?? { running: 4, waiting: 16 };
   const serverOptions: FastifyServerOptions = {
@@ -114,13 +118,22 @@ export interface Listening {
 export async function listen(
   app: FastifyInstance,
   ctx: ServeContext,
-  { host = "127.0.0.1", port = DEFAULT_SERVE_PORT, token }: { host?: string; port?: number; token?: string },
+  {
+    host = "127.0.0.1",
+    port = DEFAULT_SERVE_PORT,
+    token,
+    adminToken,
+  }: { host?: string; port?: number; token?: string; adminToken?: string },
 ): Promise<Listening> {
   await app.listen({ host, port });
   const real = (app.server.address() as AddressInfo).port;
   if (!isLoopbackHost(host) && !token)
     ctx.log(
       `serve: listening on ${host} without a token: anyone who can reach this port can use it; set WEBSIFT_SERVE_TOKEN`,
+    );
+  if (!isLoopbackHost(host) && !adminToken)
+    ctx.log(
+      "serve: the dashboard's admin routes answer this machine only; set WEBSIFT_ADMIN_TOKEN to open them",
     );
   const shown = host.includes(":") ? `[${host}]` : host;
   return { url: `http://${shown}:${real}`, port: real, host };

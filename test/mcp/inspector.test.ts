@@ -161,3 +161,68 @@ describe("MCP Inspector CLI against websift mcp --http", () => {
     env: { PATH: process.env.PATH ?? "", HOME: home },
   }));
 });
+
+describe("MCP Inspector CLI against websift mcp --http --host 0.0.0.0 with a token", () => {
+  const token = "test-SECRET-inspector-token-0123";
+  let server: ChildProcess;
+  let port: string;
+  beforeAll(async () => {
+    server = spawn(process.execPath, [MAIN, "mcp", "--http", "--host", "0.0.0.0", "--port", "0"], {
+      cwd: home,
+      env: { ...serverEnv(), WEBSIFT_MCP_TOKEN: token },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    port = await new Promise<string>((resolve, reject) => {
+      let stderr = "";
+      server.stderr?.on("data", (d) => {
+        stderr += d;
+        const m = /listening on http:\/\/0\.0\.0\.0:(\d+)\/mcp \(bearer token required\)/.exec(stderr);
+        if (m) resolve(m[1]);
+      });
+      server.on("exit", (code) => reject(new Error(`websift mcp --http exited ${code}: ${stderr}`)));
+    });
+  }, 30_000);
+  afterAll(() => {
+    server.kill();
+  });
+  const env = () => ({ PATH: process.env.PATH ?? "", HOME: home });
+
+  it("connects by any local name with the token in its headers, and lists the tools", async () => {
+    for (const name of ["localhost", "127.0.0.1"]) {
+      const list = (await inspect(
+        [
+          `http://${name}:${port}/mcp`,
+          ...["--transport", "http", "--header", `Authorization: Bearer ${token}`],
+          ...["--method", "tools/list"],
+        ],
+        env(),
+      )) as ToolList;
+      expect(list.tools.map((t) => t.name)).toContain("web_fetch");
+    }
+  }, 60_000);
+
+  it("without the token fails with the server's word on it, not an OAuth flow", async () => {
+    const run = inspect(
+      [`http://localhost:${port}/mcp`, "--transport", "http", "--method", "tools/list"],
+      env(),
+    );
+    await expect(run).rejects.toThrow(
+      /not OAuth; put the header 'Authorization: Bearer <WEBSIFT_MCP_TOKEN>'/,
+    );
+  }, 60_000);
+});
+
+describe("websift mcp --http beyond loopback", () => {
+  it("refuses to start without WEBSIFT_MCP_TOKEN, naming it (exit 2)", async () => {
+    const child = spawn(process.execPath, [MAIN, "mcp", "--http", "--host", "0.0.0.0", "--port", "0"], {
+      cwd: home,
+      env: serverEnv(),
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/set WEBSIFT_MCP_TOKEN/);
+  }, 30_000);
+});
