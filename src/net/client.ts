@@ -58,6 +58,11 @@ export interface NetRequestOptions {
   maxRedirects?: number;
   /** false: return the 3xx itself (e.g. to read a redirector's Location without following it). */
   followRedirects?: boolean;
+  /**
+   * Asked for every redirect target before it is followed (after the usual rules): false, or a throw, ends the
+   * call with `redirect_refused`. A scraped search engine keeps its requests on its own hosts this way.
+   */
+  redirectAllowed?: (url: URL) => boolean;
   /** BCP 47 locale for Accept-Language, e.g. "de-DE". */
   locale?: string;
   /** true: a final status of 400 or more is returned as an `http_status` failure instead of a response. */
@@ -93,6 +98,11 @@ export interface Net {
 const DEFAULT_MAX_BYTES = 3 * 1024 * 1024;
 /** For a caller that passed no deadline: nothing may wait forever. */
 const DEFAULT_DEADLINE_MS = 30_000;
+/**
+ * Content codings undone per response. Real servers stack two at most (a proxy gzipping an origin's gzip); 2,000
+ * stacked gzip layers were each inflated in turn, a thread-pool round trip apiece.
+ */
+const MAX_CODINGS = 3;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 // Headers that may carry a credential: never forwarded to another origin on a redirect.
 const ORIGIN_BOUND =
@@ -239,20 +249,26 @@ export function createNet(config: NetConfig = {}): Net {
       limits.maxBytes,
       Math.min(limits.maxBytes, limits.maxDecodedBytes),
     );
-    // The dispatcher's own dispatch(), not undici's request(): see Exchange for what that saves.
-    dispatcherFor(url, options.trusted === true).dispatch(
-      {
-        origin: url.origin,
-        path: url.search ? `${url.pathname}${url.search}` : url.pathname,
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body: method === "GET" || method === "HEAD" ? undefined : options.body,
-        // The deadline is the only clock; undici's own timers would fire with less precise names.
-        headersTimeout: 0,
-        bodyTimeout: 0,
-      },
-      exchange,
-    );
+    // The dispatcher's own dispatch(), not undici's request(): see Exchange for what that saves. undici opens a
+    // needed connection inside this call, so the attempt is tagged as this exchange's own.
+    connecting.owner = exchange;
+    try {
+      dispatcherFor(url, options.trusted === true).dispatch(
+        {
+          origin: url.origin,
+          path: url.search ? `${url.pathname}${url.search}` : url.pathname,
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body: method === "GET" || method === "HEAD" ? undefined : options.body,
+          // The deadline is the only clock; undici's own timers would fire with less precise names.
+          headersTimeout: 0,
+          bodyTimeout: 0,
+        },
+        exchange,
+      );
+    } finally {
+      connecting.owner = undefined;
+    }
     return exchange;
   }
 
@@ -301,9 +317,10 @@ export function createNet(config: NetConfig = {}): Net {
         }
         const headers = hopHeaders(options.locale, callerHeaders);
         phase = "connect";
+        let exchange: Exchange | undefined;
         try {
-          const res = await send(vettedUrl, options as NetRequestOptions, headers, method, deadline, limits)
-            .head;
+          exchange = send(vettedUrl, options as NetRequestOptions, headers, method, deadline, limits);
+          const res = await exchange.head;
           phase = "body";
           const status = res.status;
           const resHeaders = res.headers;
@@ -311,6 +328,13 @@ export function createNet(config: NetConfig = {}): Net {
             res.discard();
             const next = resolveLocation(resHeaders.location, vettedUrl);
             if (!next) return netFailure("protocol", `invalid redirect from ${vettedUrl.host}`, current);
+            if (options.redirectAllowed && !redirectAllowed(options.redirectAllowed, next))
+              return netFailure(
+                "redirect_refused",
+                `redirect from ${vettedUrl.host} to ${safeHost(next)} refused: not a host this request may reach`,
+                current,
+                { httpStatus: status },
+              );
             seen ??= new Set();
             seen.add(vettedUrl.href);
             if (seen.has(next))
@@ -331,6 +355,12 @@ export function createNet(config: NetConfig = {}): Net {
             redirects.push(next);
             current = next;
             continue;
+          }
+          if (res.codings.length > MAX_CODINGS) {
+            const cap = { name: "coding_layers", limit: MAX_CODINGS } as const;
+            const message = `${vettedUrl.host} stacked ${res.codings.length} content codings, more than ${MAX_CODINGS}`;
+            res.cancel(new NetError("too_large", message, "body", cap));
+            return netFailure("too_large", message, current, { phase: "body", httpStatus: status, cap });
           }
           // A HEAD answer has no body: its Content-Length is the size a GET would get (a browser's HEAD for a
           // large file through the guarded browser was refused as too_large).
@@ -372,11 +402,11 @@ export function createNet(config: NetConfig = {}): Net {
             retryAfter,
           );
         } catch (err) {
-          // Before the response head: still connecting while a connection to this host is being set up.
-          const host = vettedUrl.hostname.replace(/^\[|\]$/g, "");
-          const at = phase === "connect" && !connecting.has(host) ? "headers" : phase;
+          // Before the response head: still connecting while this call's connection is being set up.
+          const own = exchange !== undefined && connecting.has(exchange);
+          const at = phase === "connect" && !own ? "headers" : phase;
           if (deadline.expired()) {
-            if (at === "connect") connecting.abandon(host, new Error("deadline"));
+            if (at === "connect" && exchange) connecting.abandon(exchange, new Error("deadline"));
             return timeoutFailure(deadline, current, at);
           }
           return classifyError(err, current, at);
@@ -514,5 +544,13 @@ function originOf(raw: string): string | undefined {
     return url.protocol === "http:" || url.protocol === "https:" ? url.origin : undefined;
   } catch {
     return undefined;
+  }
+}
+
+function redirectAllowed(allowed: (url: URL) => boolean, next: string): boolean {
+  try {
+    return allowed(new URL(next)) === true;
+  } catch {
+    return false;
   }
 }

@@ -1,14 +1,10 @@
 import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { AnswerResult } from "../ground/answer.js";
-import type { ReadResult } from "../read/read.js";
-import type { SearchResponse } from "../search/chain.js";
 import type { Mail, Mailbox } from "../session/mailbox.js";
-import type { Landing } from "../session/session.js";
 import { parseConversationId } from "./bodies.js";
 import type { ConversationIds } from "./conversation-ids.js";
 import { UNKNOWN_CONVERSATION } from "./conversations.js";
-import { answerText, readText, searchText } from "./render.js";
+import { landedData } from "./render.js";
 
 export interface EventsOptions {
   /** The session's mailbox: each stream is a view of its conversation's part of it. */
@@ -159,24 +155,4 @@ class Stream {
     this.res.write(`event: landed\nid: ${mail.id}\ndata: ${JSON.stringify(landedData(mail.landing))}\n\n`);
     this.mailbox.markHanded(this.conversationId, mail.id).catch(() => {});
   }
-}
-
-/** The event's data: what the synchronous call would have answered, plus the lookup's id and keepAs line. */
-function landedData(landing: Landing): Record<string, unknown> {
-  const base = {
-    id: landing.id,
-    keepAs: landing.keepAs,
-    kind: landing.kind,
-    conversation_id: landing.conversationId,
-  };
-  if (landing.kind === "search") {
-    const r: SearchResponse = landing.result;
-    return { text: searchText(r), ...r, ...base };
-  }
-  if (landing.kind === "read") {
-    const r: ReadResult = landing.result;
-    return { text: readText(r.url, r), ...r, ...base };
-  }
-  const r: AnswerResult = landing.result;
-  return { text: answerText(r), ...r, ...base };
 }

@@ -92,7 +92,7 @@ describe("parseGoogle on block pages", () => {
     "google-update-your-browser-legacy-ua-ar-2026-07.html",
     "google-enablejs-retry-page-ar-2026-07.html",
   ])("%s is an unknown page, never empty", (file) => {
-    expect(parseGoogle(google(file), SEARCH_URL)).toMatchObject({ kind: "blocked", code: "unknown_page" });
+    expect(parseGoogle(google(file), SEARCH_URL)).toMatchObject({ kind: "unrecognised" });
   });
 });
 
