@@ -58,6 +58,11 @@ export interface NetRequestOptions {
   maxRedirects?: number;
   /** false: return the 3xx itself (e.g. to read a redirector's Location without following it). */
   followRedirects?: boolean;
+  /**
+   * Asked for every redirect target before it is followed (after the usual rules): false, or a throw, ends the
+   * call with `redirect_refused`. A scraped search engine keeps its requests on its own hosts this way.
+   */
+  redirectAllowed?: (url: URL) => boolean;
   /** BCP 47 locale for Accept-Language, e.g. "de-DE". */
   locale?: string;
   /** true: a final status of 400 or more is returned as an `http_status` failure instead of a response. */
@@ -323,6 +328,13 @@ export function createNet(config: NetConfig = {}): Net {
             res.discard();
             const next = resolveLocation(resHeaders.location, vettedUrl);
             if (!next) return netFailure("protocol", `invalid redirect from ${vettedUrl.host}`, current);
+            if (options.redirectAllowed && !redirectAllowed(options.redirectAllowed, next))
+              return netFailure(
+                "redirect_refused",
+                `redirect from ${vettedUrl.host} to ${safeHost(next)} refused: not a host this request may reach`,
+                current,
+                { httpStatus: status },
+              );
             seen ??= new Set();
             seen.add(vettedUrl.href);
             if (seen.has(next))
@@ -532,5 +544,13 @@ function originOf(raw: string): string | undefined {
     return url.protocol === "http:" || url.protocol === "https:" ? url.origin : undefined;
   } catch {
     return undefined;
+  }
+}
+
+function redirectAllowed(allowed: (url: URL) => boolean, next: string): boolean {
+  try {
+    return allowed(new URL(next)) === true;
+  } catch {
+    return false;
   }
 }

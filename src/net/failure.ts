@@ -9,6 +9,7 @@ export const NET_CODES = [
   "timeout",
   "too_large",
   "too_many_redirects",
+  "redirect_refused",
   "http_status",
   "protocol",
   "offline",
