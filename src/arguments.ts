@@ -133,7 +133,17 @@ export const SESSION_OPTIONS = options({
 
 export const WEBSIFT_CONFIG = options({
   store: z.object({}, { error: "must be a Store" }).loose().optional(),
-  env: z.record(z.string(), z.string().optional(), { error: "must be an object of strings" }).optional(),
+  // Not z.record: it refuses process.env, which is not a plain object, and that is the env most callers pass.
+  env: z
+    .custom<Record<string, string | undefined>>(
+      (v) =>
+        typeof v === "object" &&
+        v !== null &&
+        !Array.isArray(v) &&
+        Object.values(v).every((x) => x === undefined || typeof x === "string"),
+      { error: "must be an object of strings" },
+    )
+    .optional(),
   providers: z.array(z.object({ name: text }).loose(), { error: "must be an array of providers" }).optional(),
   settings: z.record(z.string(), z.unknown(), { error: "must be an object" }).optional(),
   budgets: z.record(z.string(), positive, { error: "must be an object of milliseconds" }).optional(),

@@ -55,9 +55,30 @@ export interface AnswerDeps {
 
 const ROUTE_RESERVE_MS = 8000;
 
-/** websift's main job: a question in, an honest fenced envelope out. */
+/**
+ * websift's main job: a question in, an honest fenced envelope out. Progress says each step once, as it
+ * happens: each provider's attempt, each page read, and nothing once the answer is out (reads the cascade
+ * stopped still settle later, and a caller's listener may be gone by then).
+ */
 export async function answer(query: string, options: AnswerOptions, deps: AnswerDeps): Promise<AnswerResult> {
-  const progress = options.onProgress ?? (() => {});
+  const listener = options.onProgress;
+  if (!listener) return answerQuery(query, options, deps, () => {});
+  let open = true;
+  try {
+    return await answerQuery(query, options, deps, (line) => {
+      if (open) listener(line);
+    });
+  } finally {
+    open = false;
+  }
+}
+
+async function answerQuery(
+  query: string,
+  options: AnswerOptions,
+  deps: AnswerDeps,
+  progress: (line: string) => void,
+): Promise<AnswerResult> {
   const apart = options.mode === "sources";
   if (!(await deps.enabled()))
     return { status: "disabled", envelope: disabledEnvelope(), sources: [], attempts: [] };
@@ -75,29 +96,41 @@ export async function answer(query: string, options: AnswerOptions, deps: Answer
 
   const deadline = Deadline.fromSignal(options.signal, options.timeoutMs ?? deps.totalMs ?? 20_000);
   const attempts: Attempt[] = [];
-  progress(progressLine.searching(q));
+  // One line per provider attempt; DuckDuckGo's block and emptiness in the words the voice assistant used.
+  const attempted = (a: Attempt) => {
+    if (a.provider === "duckduckgo" && (a.status === "blocked" || a.status === "rate_limited"))
+      progress(progressLine.ddgBlocked);
+    else if (a.provider === "duckduckgo" && a.status === "empty") progress(progressLine.ddgEmpty);
+    else progress(progressLine.attempt(a));
+  };
 
   if (options.route && deps.route) {
     // The route gets what is left minus a reserve, so falling through still leaves the pipeline time to answer.
     const routeBudget = Math.max(0, deadline.remaining() - ROUTE_RESERVE_MS);
     const routed = await deps.route(options.route, q, deadline.child(routeBudget)).catch(() => undefined);
-    if (routed && routed.status === "ok") return routed;
-    if (routed) attempts.push(...routed.attempts);
+    if (routed && routed.status === "ok") {
+      progress(progressLine.answered(routed.provider ?? options.route));
+      return routed;
+    }
+    if (routed) {
+      attempts.push(...routed.attempts);
+      routed.attempts.forEach(attempted);
+    }
   }
 
+  // Said when the search starts, not before a route that may answer alone.
+  progress(progressLine.searching(q));
   const [instant, search] = await Promise.all([
-    deps.instant(q, deadline.child(4000)),
+    deps.instant(q, deadline.child(4000)).then((r) => {
+      attempted(r.attempt);
+      return r;
+    }),
     deps.search(q, {
       limit: 5,
       language: options.language,
       deadline: deadline.child(),
       exclude: ["wikipedia"],
-      onAttempt: (a) => {
-        if (a.provider === "duckduckgo") {
-          if (a.status === "blocked" || a.status === "rate_limited") progress(progressLine.ddgBlocked);
-          else if (a.status === "empty") progress(progressLine.ddgEmpty);
-        }
-      },
+      onAttempt: attempted,
     }),
   ]);
   attempts.push(instant.attempt, ...search.attempted);
@@ -139,6 +172,7 @@ export async function answer(query: string, options: AnswerOptions, deps: Answer
       deps.read(maxChars, q),
       deadline,
       deps.cascadeCapMs ?? 8000,
+      (url, a) => progress(progressLine.read(url, a)),
     );
     attempts.push(...result.attempts);
     if (result.page) {
@@ -179,6 +213,7 @@ export async function answer(query: string, options: AnswerOptions, deps: Answer
       language: options.language,
       deadline: deadline.child(),
       limit: 1,
+      onAttempt: attempted,
     });
     attempts.push(...wiki.attempted);
     const summary =

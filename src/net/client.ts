@@ -98,6 +98,11 @@ export interface Net {
 const DEFAULT_MAX_BYTES = 3 * 1024 * 1024;
 /** For a caller that passed no deadline: nothing may wait forever. */
 const DEFAULT_DEADLINE_MS = 30_000;
+/**
+ * Content codings undone per response. Real servers stack two at most (a proxy gzipping an origin's gzip); 2,000
+ * stacked gzip layers were each inflated in turn, a thread-pool round trip apiece.
+ */
+const MAX_CODINGS = 3;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 // Headers that may carry a credential: never forwarded to another origin on a redirect.
 const ORIGIN_BOUND =
@@ -244,20 +249,26 @@ export function createNet(config: NetConfig = {}): Net {
       limits.maxBytes,
       Math.min(limits.maxBytes, limits.maxDecodedBytes),
     );
-    // The dispatcher's own dispatch(), not undici's request(): see Exchange for what that saves.
-    dispatcherFor(url, options.trusted === true).dispatch(
-      {
-        origin: url.origin,
-        path: url.search ? `${url.pathname}${url.search}` : url.pathname,
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body: method === "GET" || method === "HEAD" ? undefined : options.body,
-        // The deadline is the only clock; undici's own timers would fire with less precise names.
-        headersTimeout: 0,
-        bodyTimeout: 0,
-      },
-      exchange,
-    );
+    // The dispatcher's own dispatch(), not undici's request(): see Exchange for what that saves. undici opens a
+    // needed connection inside this call, so the attempt is tagged as this exchange's own.
+    connecting.owner = exchange;
+    try {
+      dispatcherFor(url, options.trusted === true).dispatch(
+        {
+          origin: url.origin,
+          path: url.search ? `${url.pathname}${url.search}` : url.pathname,
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body: method === "GET" || method === "HEAD" ? undefined : options.body,
+          // The deadline is the only clock; undici's own timers would fire with less precise names.
+          headersTimeout: 0,
+          bodyTimeout: 0,
+        },
+        exchange,
+      );
+    } finally {
+      connecting.owner = undefined;
+    }
     return exchange;
   }
 
@@ -306,9 +317,10 @@ export function createNet(config: NetConfig = {}): Net {
         }
         const headers = hopHeaders(options.locale, callerHeaders);
         phase = "connect";
+        let exchange: Exchange | undefined;
         try {
-          const res = await send(vettedUrl, options as NetRequestOptions, headers, method, deadline, limits)
-            .head;
+          exchange = send(vettedUrl, options as NetRequestOptions, headers, method, deadline, limits);
+          const res = await exchange.head;
           phase = "body";
           const status = res.status;
           const resHeaders = res.headers;
@@ -343,6 +355,12 @@ export function createNet(config: NetConfig = {}): Net {
             redirects.push(next);
             current = next;
             continue;
+          }
+          if (res.codings.length > MAX_CODINGS) {
+            const cap = { name: "coding_layers", limit: MAX_CODINGS } as const;
+            const message = `${vettedUrl.host} stacked ${res.codings.length} content codings, more than ${MAX_CODINGS}`;
+            res.cancel(new NetError("too_large", message, "body", cap));
+            return netFailure("too_large", message, current, { phase: "body", httpStatus: status, cap });
           }
           // A HEAD answer has no body: its Content-Length is the size a GET would get (a browser's HEAD for a
           // large file through the guarded browser was refused as too_large).
@@ -384,11 +402,11 @@ export function createNet(config: NetConfig = {}): Net {
             retryAfter,
           );
         } catch (err) {
-          // Before the response head: still connecting while a connection to this host is being set up.
-          const host = vettedUrl.hostname.replace(/^\[|\]$/g, "");
-          const at = phase === "connect" && !connecting.has(host) ? "headers" : phase;
+          // Before the response head: still connecting while this call's connection is being set up.
+          const own = exchange !== undefined && connecting.has(exchange);
+          const at = phase === "connect" && !own ? "headers" : phase;
           if (deadline.expired()) {
-            if (at === "connect") connecting.abandon(host, new Error("deadline"));
+            if (at === "connect" && exchange) connecting.abandon(exchange, new Error("deadline"));
             return timeoutFailure(deadline, current, at);
           }
           return classifyError(err, current, at);

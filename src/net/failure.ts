@@ -1,4 +1,5 @@
 import type { Failure } from "../core/status.js";
+import { redactUrl, redactUrlsIn } from "./redact-url.js";
 
 export const NET_CODES = [
   "blocked_url",
@@ -27,6 +28,7 @@ export interface NetCap {
 export interface NetFailure extends Failure {
   ok: false;
   code: NetCode;
+  /** The URL that failed (a redirect hop's, when a hop failed), credentials and key-like query values redacted. */
   url: string;
   phase?: NetPhase;
   httpStatus?: number;
@@ -42,7 +44,15 @@ export function netFailure(
   url: string,
   extra: Partial<Pick<NetFailure, "phase" | "httpStatus" | "retryAfter" | "cap">> = {},
 ): NetFailure {
-  return { ok: false, status: statusOf(code, extra.httpStatus), code, message, url, ...extra };
+  // Failures end up in attempts, envelopes and logs: no credential or key-like query value leaves in them.
+  return {
+    ok: false,
+    status: statusOf(code, extra.httpStatus),
+    code,
+    message: redactUrlsIn(message),
+    url: redactUrl(url),
+    ...extra,
+  };
 }
 
 function statusOf(code: NetCode, httpStatus?: number): NetFailure["status"] {
@@ -115,6 +125,11 @@ export function classifyError(err: unknown, url: string, phase: NetPhase): NetFa
     return netFailure("timeout", `timeout connecting to ${host}`, url, { phase: "connect" });
   if (code === "ECONNRESET" || code === "UND_ERR_SOCKET" || code === "EPIPE")
     return netFailure("protocol", `${host} closed the connection during ${phase}`, url, { phase });
+  // undici's parser errors carry no code (it looks the number up in the wrong table), only their name.
+  if (e?.name === "HTTPParserError")
+    return netFailure("protocol", `malformed response from ${host}${parserReason(e.message)}`, url, {
+      phase,
+    });
   if (
     code.startsWith("UND_ERR_") ||
     code.startsWith("HPE_") ||
@@ -133,6 +148,12 @@ export function safeHost(url: string): string {
   } catch {
     return "the server";
   }
+}
+
+/** "Response does not match the HTTP/1.1 protocol (Invalid character in chunk size)" → " (invalid character in chunk size)". */
+function parserReason(message: string | undefined): string {
+  const reason = /\(([^()]{1,100})\)\s*$/.exec(oneLine(message ?? ""))?.[1];
+  return reason ? ` (${reason.charAt(0).toLowerCase()}${reason.slice(1)})` : "";
 }
 
 function oneLine(s: string): string {

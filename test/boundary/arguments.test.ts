@@ -166,6 +166,13 @@ describe("no options is no options, whether left out or null", () => {
     expect(createWebsift(null as never).providers.length).toBeGreaterThan(0);
   });
 
+  it("takes process.env as the environment (not a plain object, and what most callers pass)", async () => {
+    const own = createWebsift({ env: process.env });
+    expect(own.providers.length).toBeGreaterThan(0);
+    await own.close();
+    expect(() => createWebsift({ env: { A: 1 } as never })).toThrow(/config\.env must be an object of strings/);
+  });
+
   it("an option that is undefined is left out", async () => {
     const read = await websift.read(URL_OK, { maxChars: undefined, mode: undefined });
     expect(read.status).toBe("ok");

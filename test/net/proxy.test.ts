@@ -226,3 +226,30 @@ describe("rule 7: through a proxy, every request names the host it goes to", () 
     expect(headers).toEqual({ "x-probe": "1" });
   });
 });
+
+describe("rule 7: this machine is never reached through the proxy", () => {
+  it("an operator-trusted loopback origin goes direct even with HTTP(S)_PROXY set", async () => {
+    proxy.log.length = 0;
+    const origin = `http://127.0.0.1:${ctx.sim.ports.http}`;
+    const net = createNet({
+      ca: ctx.sim.netConfig.ca,
+      env: { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url },
+      trustedOrigins: [origin, `http://localhost:${ctx.sim.ports.http}`],
+    });
+    try {
+      const r = await net.request(`${origin}/`, { deadline: Deadline.after(5000), trusted: true });
+      expect(r.ok && r.status).toBe(404);
+      const named = await net.request(`http://localhost:${ctx.sim.ports.http}/`, {
+        deadline: Deadline.after(5000),
+        trusted: true,
+      });
+      expect(named.ok && named.status).toBe(404);
+      // Untrusted, loopback is refused before anything is sent, proxy or not.
+      expectFailure(await net.request(`${origin}/`, { deadline: Deadline.after(5000) }), "blocked_url");
+    } finally {
+      await net.close();
+    }
+    expect(proxy.log).toEqual([]);
+    expect(ctx.sim.requests.map((r) => r.host)).toEqual(["127.0.0.1", "localhost"]);
+  });
+});
