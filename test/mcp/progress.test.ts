@@ -66,7 +66,7 @@ describe.each(Object.entries(transports))("progress notifications (%s)", (_name,
       "mojeek: error",
       "startpage: error",
       "brave-web: error",
-      "wikipedia: empty (0)",
+      "wikipedia: error",
     ]);
     expect(seen.map((p) => p.progress)).toEqual(seen.map((_, i) => i + 1));
     expect(late).toEqual([]);
