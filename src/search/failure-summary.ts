@@ -59,7 +59,7 @@ export function summarizeFailures(query: string, steps: readonly RanStep[]): Fai
     return {
       status: "offline",
       code: "offline",
-      error: `no search engine could be reached (${[...providers].join(", ")}): the network looks offline, so web search is unavailable right now`,
+      error: `no search engine could be reached (${[...providers].join(", ")}): the network looks offline, so web search is unavailable right now; do not claim that a search was made`,
     };
   const pick =
     FAILURE_PRIORITY.map((st) => ran.find((s) => s.attempt.status === st)).find(Boolean) ??
