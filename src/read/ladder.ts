@@ -60,6 +60,7 @@ export interface LadderOptions {
 export const READ_ACCEPT = "text/markdown, text/html;q=0.9, */*;q=0.8";
 const MAX_PAGE_BYTES = 10 * 1024 * 1024;
 const LLMS_TXT_BUDGET_MS = 5000;
+const MAX_PRETTY_JSON_CHARS = 256 * 1024;
 /** Prose a page needs to stand as a (short) page of its own once rendering has shown it is not a shell. */
 const MIN_SHORT_PAGE = 100;
 
@@ -148,7 +149,10 @@ async function fromResponse(
     case "json":
     case "text": {
       const text = res.text();
-      const markdown = content.kind === "json" ? prettyJson(text) : text.trim();
+      // Indenting a large document multiplies its size (and what the page cache holds) for little gain to a
+      // reader who sees one window of it.
+      const pretty = content.kind === "json" && text.length <= MAX_PRETTY_JSON_CHARS;
+      const markdown = pretty ? prettyJson(text) : text.trim();
       return done(attempts, { ...base, title: fileTitle(res.finalUrl), markdown, links: [], source: "text" });
     }
     case "pdf": {
