@@ -3,10 +3,10 @@ import type { Attempt, Failure } from "../core/status.js";
 import type { Net, NetResponse } from "../net/client.js";
 import { classifyContent, prettyJson } from "./content-kind.js";
 import { textFromEmbeddedData } from "./embedded-data.js";
-import { extractMarkdown } from "./extract/index.js";
 import { chromiumAvailable } from "./guarded-browser.js";
 import { failureForStatus } from "./http-failure.js";
 import { fetchLlmsTxt, isFrontPage, type LlmsTxt, withLlmsTxt } from "./llms-txt.js";
+import { extractPage } from "./page-pool.js";
 import { pdfToText } from "./pdf.js";
 import type { Renderer, RenderMode } from "./render.js";
 import { detectJsShell, proseLength } from "./shell.js";
@@ -202,7 +202,12 @@ async function fromHtml(
   }
 
   const t0 = Date.now();
-  const extracted = await extractMarkdown(html, res.finalUrl);
+  const got = await extractPage(html, res.finalUrl, options.deadline);
+  if (!got.ok) {
+    attempts.push(attemptOf("extract", Date.now() - t0, got));
+    return { ok: false, failure: pick(got), attempts, finalUrl: res.finalUrl, contentType: res.contentType };
+  }
+  const extracted = got.value;
   const page = { ...base, ...metadata(extracted), title: extracted.title ?? "", links: extracted.links };
   const shell = detectJsShell(html, extracted.markdown);
   if (!shell.shell) {
@@ -275,7 +280,12 @@ async function renderRung(
     attempts.push(attemptOf("render", Date.now() - t0, rendered));
     return "failed";
   }
-  const extracted = await extractMarkdown(rendered.html, rendered.finalUrl);
+  const got = await extractPage(rendered.html, rendered.finalUrl, deadline);
+  if (!got.ok) {
+    attempts.push(attemptOf("render", Date.now() - t0, got));
+    return "failed";
+  }
+  const extracted = got.value;
   const prose = proseLength(extracted.markdown);
   if (prose === 0 || prose <= staticProse) {
     attempts.push({
