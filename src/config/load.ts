@@ -3,7 +3,15 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import dotenv from "dotenv";
 import type { WebsiftConfig } from "../websift.js";
-import { fileSchema, fromEnv, SETTINGS, type SettingSpec, toEnv } from "./schema.js";
+import {
+  fileSchema,
+  fromEnv,
+  isSwitch,
+  providerSettings,
+  SETTINGS,
+  type SettingSpec,
+  toEnv,
+} from "./schema.js";
 
 export type SettingSource = "default" | "file" | "env";
 
@@ -117,6 +125,7 @@ export function loadConfig(options: LoadConfigOptions = {}): ResolvedConfig {
         settings: { ...providers, ...(braveRate !== undefined ? { braveRatePerSec: braveRate } : {}) },
         timeoutMs: timeout !== undefined ? timeout * 1000 : undefined,
         enabled: enabled ?? true,
+        wikipediaFallback: settingOf<boolean>("wikipediaFallback") ?? true,
         providerOrder: order ? order.split(",") : undefined,
         defaults: {
           limit: settingOf<number>("maxResults"),
@@ -141,6 +150,17 @@ function readConfigFile(path: string) {
     );
   }
   if (data && typeof data === "object" && !Array.isArray(data)) {
+    const tuning = (data as { providers?: unknown }).providers;
+    if (tuning && typeof tuning === "object" && !Array.isArray(tuning))
+      for (const name of Object.keys(tuning))
+        if (!(name in providerSettings.shape))
+          throw new ConfigError(
+            `providers.${name}`,
+            path,
+            name === "wikipedia"
+              ? 'is not a setting: to turn the Wikipedia fallback off, set "wikipediaFallback": false'
+              : `unknown provider setting (known: ${Object.keys(providerSettings.shape).join(", ")})`,
+          );
     for (const name of Object.keys(data)) {
       const secret = SETTINGS.find((s) => s.secret && (s.key === name || s.env === name));
       if (secret)
@@ -165,6 +185,8 @@ function readConfigFile(path: string) {
 function checkEnv(spec: SettingSpec, raw: string): unknown {
   const value = fromEnv(spec, raw);
   if (value === undefined) return undefined;
+  if (isSwitch(spec) && typeof value !== "boolean")
+    throw new ConfigError(spec.env, "environment", `is a switch: set it to 1 (on) or 0 (off), not "${raw}"`);
   const ok = spec.schema.safeParse(value);
   if (!ok.success) throw new ConfigError(spec.env, "environment", ok.error.issues[0]?.message ?? "invalid");
   return value;

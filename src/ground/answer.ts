@@ -1,6 +1,7 @@
 import { Deadline } from "../core/deadline.js";
 import type { Attempt, Status } from "../core/status.js";
 import type { SearchResponse } from "../search/chain.js";
+import { FAILURE_PRIORITY, unreachable } from "../search/failure-summary.js";
 import type { SearchOptions } from "../search/options.js";
 import type { ProviderAnswer } from "../search/provider.js";
 import { cascade, type ReadFn } from "./cascade.js";
@@ -48,6 +49,8 @@ export interface AnswerDeps {
   route?: (route: Route, query: string, deadline: Deadline) => Promise<AnswerResult | undefined>;
   cascadeCapMs?: number;
   totalMs?: number;
+  /** false: the operator turned the Wikipedia fallback off. */
+  wikipedia?: boolean;
 }
 
 const ROUTE_RESERVE_MS = 8000;
@@ -202,9 +205,10 @@ async function answerQuery(
   }
 
   // Nothing readable: the rest of the chain (Wikipedia by the utterance's language), if time allows.
-  if (deadline.remaining() > 1500) {
+  let wiki: SearchResponse | undefined;
+  if (deps.wikipedia !== false && deadline.remaining() > 1500) {
     progress(progressLine.wikipedia(options.language ?? "en", q));
-    const wiki = await deps.search(q, {
+    wiki = await deps.search(q, {
       provider: "wikipedia",
       language: options.language,
       deadline: deadline.child(),
@@ -237,12 +241,29 @@ async function answerQuery(
   }
 
   if (sources.length) return done("partial", linksOnlyEnvelope({ query: q, sourcesApart: apart, sources }));
-  if (search.status === "offline") return done("offline", offlineEnvelope(q));
-  if (search.status === "blocked" || search.status === "rate_limited")
-    return done(search.status, rateLimitedEnvelope(q));
-  if (search.status === "empty") return done("empty", failureEnvelope(q, "no results were found"));
-  return done(
-    search.status === "ok" ? "error" : search.status,
-    failureEnvelope(q, search.error ?? "every search provider failed"),
-  );
+  const failure = overallFailure(search, wiki);
+  if (failure.status === "offline") return done("offline", offlineEnvelope(q));
+  if (failure.status === "blocked" || failure.status === "rate_limited")
+    return done(failure.status, rateLimitedEnvelope(q));
+  if (failure.status === "empty") return done("empty", failureEnvelope(q, "no results were found"));
+  return done(failure.status, failureEnvelope(q, failure.error ?? "every search provider failed"));
+}
+
+/**
+ * The search and the Wikipedia fallback ranked as the chain ranks its providers, so `answer` and a `search` of
+ * the same world name the same failure: offline only when Wikipedia could not be reached either.
+ */
+function overallFailure(
+  search: SearchResponse,
+  wiki: SearchResponse | undefined,
+): { status: Status; error?: string } {
+  const failures = [search, ...(wiki && wiki.status !== "ok" ? [wiki] : [])];
+  if (
+    search.status === "offline" &&
+    (!wiki || wiki.status === "offline" || (wiki.status !== "ok" && unreachable(wiki.code)))
+  )
+    return { status: "offline", error: search.error };
+  const ranked = FAILURE_PRIORITY.map((st) => failures.find((f) => f.status === st)).find(Boolean);
+  const pick = ranked ?? search;
+  return { status: pick.status === "ok" ? "error" : pick.status, error: pick.error };
 }

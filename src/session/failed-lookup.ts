@@ -52,6 +52,9 @@ export const withdrawn: Failure = {
   message: "the lookup was given up by everyone who asked for it",
 };
 
+/** The caller's arguments were wrong: the message names the argument. */
+export const badInput = (message: string): Failure => ({ status: "error", code: "bad_input", message });
+
 export function unexpected(err: unknown): Failure {
   const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
   return { status: "error", code: "internal", message: `the lookup failed: ${message}` };

@@ -1,4 +1,16 @@
 import { randomUUID } from "node:crypto";
+import {
+  ANSWER_OPTIONS,
+  asBadInput,
+  CONVERSATION_ID,
+  checkArgument,
+  QUERY,
+  READ_OPTIONS,
+  SEARCH_OPTIONS,
+  SESSION_OPTIONS,
+  TURN_OPTIONS,
+  URL_ARGUMENT,
+} from "../arguments.js";
 import { Deadline, DeadlineExceeded } from "../core/deadline.js";
 import type { AnswerOptions, AnswerResult } from "../ground/answer.js";
 import type { ReadOptions, ReadResult } from "../read/read.js";
@@ -6,7 +18,14 @@ import type { SearchResponse } from "../search/chain.js";
 import type { SearchOptions } from "../search/options.js";
 import type { Websift } from "../websift.js";
 import { type Clock, systemClock } from "./clock.js";
-import { failedLookup, pastDeadline, sessionClosed, unexpected, withdrawn } from "./failed-lookup.js";
+import {
+  badInput,
+  failedLookup,
+  pastDeadline,
+  sessionClosed,
+  unexpected,
+  withdrawn,
+} from "./failed-lookup.js";
 import { keepAsAnswer, keepAsRead, keepAsSearch } from "./keep-as.js";
 import { type LookupKind, lookupKey } from "./lookup-key.js";
 import { SlotQueue } from "./slot-queue.js";
@@ -137,7 +156,8 @@ const CLOSE_GRACE_MS = 2000;
  * Lookups that never hold a turn: a caller waits at most `waitSeconds`, then goes on with "pending" while the
  * lookup runs on and lands later through `onLanded`, to the conversation that asked.
  */
-export function createSession(websift: SessionWebsift, options: SessionOptions = {}): Session {
+export function createSession(websift: SessionWebsift, given?: SessionOptions): Session {
+  const options = checkArgument("createSession", "options", SESSION_OPTIONS, given);
   const clock = options.clock ?? systemClock;
   const wait = options.waitSeconds;
   const waitMs = () => seconds((typeof wait === "function" ? wait() : wait) ?? 3, "waitSeconds") * 1000;
@@ -158,10 +178,8 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
     call: Call,
     turn: AbortSignal | undefined,
   ): Promise<InTurn<LookupResult> | PendingLookup> {
-    if (closed) {
-      const result = failedLookup(kind, subject, sessionClosed);
-      return Promise.resolve({ ...result, id: randomUUID(), keepAs: keepAsOf(kind, subject, result) });
-    }
+    if (closed)
+      return Promise.resolve(answeredAtOnce(kind, subject, failedLookup(kind, subject, sessionClosed)));
     const key = lookupKey(kind, subject, keyOptions);
     const lookup = inFlight.get(key) ?? begin(key, kind, subject, call);
     let ticket = lookup.tickets.get(conversationId);
@@ -170,6 +188,32 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
       lookup.tickets.set(conversationId, ticket);
     }
     return waitInTurn(ticket, turn);
+  }
+
+  function answeredAtOnce(kind: LookupKind, subject: string, result: LookupResult): InTurn<LookupResult> {
+    return { ...result, id: randomUUID(), keepAs: keepAsOf(kind, subject, result) };
+  }
+
+  /** Bad arguments answer at once, as a failure of the kind's shape, before anything is queued. */
+  function checked<K extends LookupKind>(
+    kind: K,
+    conversationId: unknown,
+    subject: unknown,
+    options: unknown,
+  ): { ok: true; options: Record<string, unknown> } | { ok: false; refusal: Promise<InTurn<LookupResult>> } {
+    const schema = kind === "search" ? SEARCH_OPTIONS : kind === "read" ? READ_OPTIONS : ANSWER_OPTIONS;
+    try {
+      checkArgument(kind, "conversationId", CONVERSATION_ID, conversationId);
+      checkArgument(kind, kind === "read" ? "url" : "query", kind === "read" ? URL_ARGUMENT : QUERY, subject);
+      return {
+        ok: true,
+        options: checkArgument(kind, "options", schema, options) as Record<string, unknown>,
+      };
+    } catch (err) {
+      const shown = typeof subject === "string" ? subject : "";
+      const result = failedLookup(kind, shown, badInput(asBadInput(err).message));
+      return { ok: false, refusal: Promise.resolve(answeredAtOnce(kind, shown, result)) };
+    }
   }
 
   function waitInTurn(
@@ -227,14 +271,17 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
     const ms = Math.max(1, lookup.deadlineAt - clock.now());
     let calling: Promise<LookupResult>;
     try {
-      calling = lookup.call(lookup.controller.signal, ms);
+      calling = Promise.resolve(lookup.call(lookup.controller.signal, ms));
     } catch (err) {
       calling = Promise.reject(err);
     }
-    const settled = calling.then(
-      (result) => land(lookup, result, "call"),
-      (err) => land(lookup, failedLookup(lookup.kind, lookup.subject, unexpected(err)), "call"),
-    );
+    const settled = calling
+      .then(
+        (result) => land(lookup, result, "call"),
+        (err) => land(lookup, failedLookup(lookup.kind, lookup.subject, unexpected(err)), "call"),
+      )
+      // Nobody awaits a background lookup: whatever still went wrong must not reach the host unhandled.
+      .catch(() => {});
     unsettled.add(settled);
     settled.finally(() => unsettled.delete(settled));
   }
@@ -251,9 +298,14 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
     else lookup.withdraw();
     if (ended !== "call") lookup.controller.abort(abortReason(ended));
 
-    const keepAs = keepAsOf(lookup.kind, lookup.subject, result);
+    const keepAs = safeKeepAs(lookup.kind, lookup.subject, result);
     for (const ticket of lookup.tickets.values()) {
-      if (ended !== "close") remember(ticket.conversationId, lookup, result);
+      // Landing runs in the background: nothing in it may throw, or a waiter is never answered and the
+      // rejection reaches the host process unhandled.
+      if (ended !== "close")
+        try {
+          remember(ticket.conversationId, lookup, result);
+        } catch {}
       // A conversation told "pending" that asked again and is waiting now gets the result in that turn instead.
       const answeredInTurn = ticket.waiters.size > 0;
       for (const waiter of ticket.waiters) waiter(result, keepAs);
@@ -299,14 +351,20 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
   }
 
   return {
-    search(conversationId, query, { signal, ...rest } = {}) {
+    search(conversationId, query, options) {
+      const args = checked("search", conversationId, query, options);
+      if (!args.ok) return args.refusal as Promise<InTurn<SearchResponse>>;
+      const { signal, ...rest } = args.options as SessionSearchOptions;
       const call: Call = (lookupSignal, ms) =>
         websift.search(query, { ...rest, signal: lookupSignal, timeoutMs: ms });
       return ask("search", conversationId, query, rest, call, signal) as Promise<
         InTurn<SearchResponse> | PendingLookup
       >;
     },
-    read(conversationId, url, { signal, ...rest } = {}) {
+    read(conversationId, url, options) {
+      const args = checked("read", conversationId, url, options);
+      if (!args.ok) return args.refusal as Promise<InTurn<ReadResult>>;
+      const { signal, ...rest } = args.options as SessionReadOptions;
       // The reader's page cache answers a page read again at once: the session adds nothing in front of it.
       const call: Call = (lookupSignal, ms) =>
         websift.read(url, { ...rest, deadline: Deadline.fromSignal(lookupSignal, ms) });
@@ -314,18 +372,26 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
         InTurn<ReadResult> | PendingLookup
       >;
     },
-    answer(conversationId, query, { signal, ...rest } = {}) {
+    answer(conversationId, query, options) {
+      const args = checked("answer", conversationId, query, options);
+      if (!args.ok) return args.refusal as Promise<InTurn<AnswerResult>>;
+      const { signal, ...rest } = args.options as SessionAnswerOptions;
       const call: Call = (lookupSignal, ms) =>
         websift.answer(query, { ...rest, signal: lookupSignal, timeoutMs: ms });
       return ask("answer", conversationId, query, rest, call, signal) as Promise<
         InTurn<AnswerResult> | PendingLookup
       >;
     },
-    follow(conversationId, id, { signal } = {}) {
+    follow(conversationId, id, options) {
+      checkArgument("follow", "conversationId", CONVERSATION_ID, conversationId);
+      checkArgument("follow", "id", CONVERSATION_ID, id);
+      const { signal } = checkArgument("follow", "options", TURN_OPTIONS, options);
       const held = ticketOf(conversationId, id);
       return held ? waitInTurn(held[1], signal) : undefined;
     },
     withdraw(conversationId, id) {
+      checkArgument("withdraw", "conversationId", CONVERSATION_ID, conversationId);
+      checkArgument("withdraw", "id", CONVERSATION_ID, id);
       const held = ticketOf(conversationId, id);
       if (!held || held[1].waiters.size > 0) return;
       const [lookup] = held;
@@ -334,6 +400,7 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
         land(lookup, failedLookup(lookup.kind, lookup.subject, withdrawn), "withdrawn");
     },
     pending(conversationId) {
+      checkArgument("pending", "conversationId", CONVERSATION_ID, conversationId);
       const listed: InFlightLookup[] = [];
       for (const lookup of inFlight.values()) {
         const ticket = lookup.tickets.get(conversationId);
@@ -349,6 +416,8 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
       return listed;
     },
     liveState(conversationId) {
+      if (conversationId !== undefined)
+        checkArgument("liveState", "conversationId", CONVERSATION_ID, conversationId);
       return memory.render(conversationId);
     },
     async close() {
@@ -370,6 +439,14 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
 function abortReason(ended: Exclude<Ended, "call">): Error {
   if (ended === "deadline") return new DeadlineExceeded();
   return new Error(ended === "close" ? sessionClosed.message : withdrawn.message);
+}
+
+function safeKeepAs(kind: LookupKind, subject: string, result: LookupResult): string {
+  try {
+    return keepAsOf(kind, subject, result);
+  } catch {
+    return `(you looked up ${kind === "read" ? "a page" : "something"}: error)`;
+  }
 }
 
 function keepAsOf(kind: LookupKind, subject: string, result: LookupResult): string {

@@ -88,10 +88,15 @@ describe("loadConfig", () => {
     });
   });
 
-  it("reads the paid switch only as exactly 1, and WEBSIFT_ENABLED=0 as off", () => {
-    expect(
-      setting(loadConfig({ cwd, home, env: { WEBSIFT_ENABLE_PAID: "true" } }), "enablePaid")?.value,
-    ).toBe(false);
+  it("reads switches as 1 or 0 and refuses any other spelling by name (it would be read as off below)", () => {
+    for (const word of ["true", "yes", "on", "2"])
+      expect(catchError(() => loadConfig({ cwd, home, env: { WEBSIFT_ENABLE_PAID: word } }))).toMatchObject({
+        setting: "WEBSIFT_ENABLE_PAID",
+        file: "environment",
+      });
+    expect(setting(loadConfig({ cwd, home, env: { WEBSIFT_ENABLE_PAID: "0" } }), "enablePaid")?.value).toBe(
+      false,
+    );
     expect(setting(loadConfig({ cwd, home, env: { WEBSIFT_ENABLE_PAID: "1" } }), "enablePaid")?.value).toBe(
       true,
     );

@@ -109,7 +109,7 @@ describe("/v1/admin/abilities", () => {
 describe("/v1/admin/settings", () => {
   it("merges into the config file, keeping what it does not edit, and the next call uses the new defaults", async () => {
     const s = await dashboardServer(web, {
-      config: { $schema: "./schema.json", mcpPort: 9999, providers: { x: 1 } },
+      config: { $schema: "./schema.json", mcpPort: 9999, providers: { ddgCooldownMs: 60000 } },
     });
     try {
       serveWeb(web);
@@ -128,7 +128,7 @@ describe("/v1/admin/settings", () => {
       expect(file).toEqual({
         $schema: "./schema.json",
         mcpPort: 9999,
-        providers: { x: 1 },
+        providers: { ddgCooldownMs: 60000 },
         maxResults: 2,
         safeSearch: "strict",
         providerOrder: "wikipedia,duckduckgo",

@@ -41,7 +41,7 @@ describe("conversations", () => {
       const body = await res.json();
       expect(body.status).toBe("ok");
       expect(body.id).toMatch(/^[0-9a-f-]{36}$/);
-      expect(body.keepAs).toBe('(you read "Tide tables explained" https://www.example.com/tides)');
+      expect(body.keepAs).toBe("(you read https://www.example.com/tides)");
       expect(body.text).toMatch(/<<<WEB_CONTENT nonce=/);
     } finally {
       await patient.close();
@@ -93,11 +93,14 @@ describe("conversations", () => {
         id: pending.id,
         kind: "read",
         status: "ok",
-        title: "Slow harbour",
+        source: "extracted-html",
         conversation_id: "conv-a",
-        keepAs: '(you read "Slow harbour" https://www.example.com/slow-a)',
+        keepAs: "(you read https://www.example.com/slow-a)",
       });
-      expect(landed.data.text).toMatch(/^Slow harbour — https:\/\/www\.example\.com\/slow-a\n/);
+      // An app may hand the event's data to its model whole: the page's own words are only inside the fence.
+      expect(landed.data).not.toHaveProperty("title");
+      expect(landed.data).not.toHaveProperty("markdown");
+      expect(landed.data.text).toMatch(/^https:\/\/www\.example\.com\/slow-a \(source: extracted-html\)\n/);
       expect(landed.data.text).toMatch(/<<<WEB_CONTENT nonce=/);
       // Keep-alive comments flow while nothing lands; another conversation's stream got nothing.
       while (stream.comments.filter((c) => c === ": keep-alive").length < 1) await tick();

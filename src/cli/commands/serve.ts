@@ -57,18 +57,28 @@ Examples:
       }
       const setting = (key: string) => ctx.config().settings.find((s) => s.key === key)?.value;
       const token = ctx.config().env.WEBSIFT_SERVE_TOKEN || undefined;
-      const app = await buildServeApp(ctx, {
-        token,
-        allowedOrigins: opts.allowOrigin,
-        allowedHosts: opts.allowHost,
-        trustProxy: opts.trustProxy === true,
-        routes: [registerDashboard],
-      });
+      const adminToken = ctx.config().env.WEBSIFT_ADMIN_TOKEN || undefined;
+      let app: Awaited<ReturnType<typeof buildServeApp>>;
+      try {
+        app = await buildServeApp(ctx, {
+          token,
+          adminToken,
+          allowedOrigins: opts.allowOrigin,
+          allowedHosts: opts.allowHost,
+          trustProxy: opts.trustProxy === true,
+          routes: [registerDashboard],
+        });
+      } catch (err) {
+        log(err instanceof Error ? err.message : String(err));
+        await ctx.close();
+        process.exitCode = EXIT.badInput;
+        return;
+      }
       const host = opts.host ?? (setting("serveHost") as string | undefined) ?? "127.0.0.1";
       const port = opts.port ?? (setting("servePort") as number | undefined) ?? DEFAULT_SERVE_PORT;
       let where: Awaited<ReturnType<typeof listen>>;
       try {
-        where = await listen(app, ctx, { host, port, token });
+        where = await listen(app, ctx, { host, port, token, adminToken });
       } catch (err) {
         log(`cannot listen on ${host}:${port}: ${err instanceof Error ? err.message : String(err)}`);
         await app.close();

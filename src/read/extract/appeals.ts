@@ -1,5 +1,5 @@
 import type { AnyNode, Element } from "./dom.js";
-import { collapseWhitespace, findFirst, isTag, removeNode, textContent, walkElements } from "./dom.js";
+import { collapseWhitespace, findFirst, isTag, removeNodes, textContent, walkElements } from "./dom.js";
 import type { TextStatsIndex } from "./text-stats.js";
 
 // Sentences that address the reader about the site rather than the subject: appeals to support, subscribe
@@ -235,6 +235,6 @@ export function dropAppeals(roots: Element[], stats: TextStatsIndex): void {
     return false;
   };
   for (const root of roots) if (visit(root)) walkElements(root, visit);
-  for (const el of doomed) removeNode(el);
+  removeNodes(doomed);
   for (let i = roots.length - 1; i >= 0; i--) if (doomed.has(roots[i]!)) roots.splice(i, 1);
 }

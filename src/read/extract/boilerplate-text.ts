@@ -6,7 +6,7 @@ import {
   findFirst,
   isHeading,
   isTag,
-  removeNode,
+  removeNodes,
   textContent,
   walkElements,
 } from "./dom.js";
@@ -124,7 +124,7 @@ export function dropBoilerplateText(roots: Element[], stats: TextStatsIndex): vo
       return true;
     });
   }
-  for (const el of doomed) removeNode(el);
+  removeNodes(doomed);
   dropAppeals(roots, stats);
 }
 

@@ -1,14 +1,13 @@
 import { type ChromeKind, chromeKind, isMediaPlayer, namesFurniture } from "./chrome-names.js";
-import type { Document, Element } from "./dom.js";
+import type { AnyNode, Document, Element, ParentNode } from "./dom.js";
 import {
   collapseWhitespace,
   findFirst,
   HEADINGS,
-  isAncestor,
   isInside,
   isTag,
   isText,
-  removeNode,
+  removeNodes,
   textContent,
   walkElements,
 } from "./dom.js";
@@ -58,6 +57,7 @@ interface Candidate {
 export function cleanTree(doc: Document, mode: "strict" | "loose" = "strict"): void {
   const drop: Element[] = [];
   const soft: Candidate[] = [];
+  const sides = new SiblingText();
   walkElements(doc, (el) => {
     if (isHeadingToggle(el)) el.name = "span";
     if (JUNK_TAGS.has(el.name) || isHidden(el) || isMediaPlayer(el)) {
@@ -80,12 +80,12 @@ export function cleanTree(doc: Document, mode: "strict" | "loose" = "strict"): v
       return true;
     }
     if (TEXT_ROOTS.has(el.name)) return true;
-    if (inSentence(el)) return true;
+    if (inSentence(el, sides)) return true;
     const kind = chromeKind(el);
     if (kind) soft.push({ el, kind });
     return true;
   });
-  for (const el of drop) removeNode(el);
+  removeNodes(drop);
   if (soft.length) removeChrome(doc, soft);
 }
 
@@ -135,8 +135,13 @@ function removeChrome(doc: Document, soft: Candidate[]): void {
   const stats = new TextStatsIndex(doc);
   let total = 0;
   for (const child of doc.children) if (isTag(child)) total += stats.of(child).chars;
-  const outermost = (c: Candidate) =>
-    !soft.some((o) => o !== c && o.kind === c.kind && isAncestor(o.el, c.el));
+  // Ancestors are looked up, not every other candidate tried: a thread of 10,000 comments was quadratic.
+  const byKind = new Map<Element, Set<ChromeKind>>();
+  for (const c of soft) byKind.set(c.el, (byKind.get(c.el) ?? new Set()).add(c.kind));
+  const outermost = (c: Candidate) => {
+    for (let p = c.el.parent; p && isTag(p); p = p.parent) if (byKind.get(p)?.has(c.kind)) return false;
+    return true;
+  };
   const commentChars = soft
     .filter((c) => c.kind === "comments" && outermost(c))
     .reduce((n, c) => n + stats.of(c.el).chars, 0);
@@ -144,6 +149,7 @@ function removeChrome(doc: Document, soft: Candidate[]): void {
   const isThread = commentChars > total * 0.6 && total - commentChars < 1500;
   const prose = runningProse(doc, stats);
   const pageProse = prose.get(doc) ?? 0;
+  const doomed: Element[] = [];
   for (const { el, kind } of soft) {
     if (kind === "comments" && isThread) continue;
     // The page's running prose is its content whatever its wrapper is called ("newsArticleMeta").
@@ -151,8 +157,9 @@ function removeChrome(doc: Document, soft: Candidate[]): void {
     const chars = stats.of(el).chars;
     const rest = total - chars;
     if (chars < total * 0.4 || (rest >= 2000 && chars < total * 0.75) || (kind === "comments" && rest >= 500))
-      removeNode(el);
+      doomed.push(el);
   }
+  removeNodes(doomed);
 }
 
 // Phrasing elements: inside a line of text they are words of that line.
@@ -165,17 +172,33 @@ const PHRASING = new Set(
  * term with a "tooltip"): its class name describes a decoration, and removing it would cut words out of the
  * sentence.
  */
-function inSentence(el: Element): boolean {
+function inSentence(el: Element, sides: SiblingText): boolean {
   if (!PHRASING.has(el.name) || !el.parent) return false;
-  let before = 0;
-  let after = 0;
-  let seen = false;
-  for (const c of el.parent.children) {
-    if (c === el) seen = true;
-    else if (isText(c)) {
-      if (seen) after += c.data.trim().length;
-      else before += c.data.trim().length;
-    }
-  }
+  const { before, total } = sides.around(el);
+  const after = total - before;
   return before > 0 && after > 0 && before + after >= 20;
+}
+
+/**
+ * The text beside each child of a parent, counted once per parent: scanning the siblings of every inline
+ * element made a paragraph of 20,000 links quadratic. Valid while the walk that uses it changes no children.
+ */
+class SiblingText {
+  private readonly parents = new Map<ParentNode, { before: Map<AnyNode, number>; total: number }>();
+
+  around(el: Element): { before: number; total: number } {
+    const parent = el.parent!;
+    let sums = this.parents.get(parent);
+    if (!sums) {
+      const before = new Map<AnyNode, number>();
+      let total = 0;
+      for (const c of parent.children) {
+        before.set(c, total);
+        if (isText(c)) total += c.data.trim().length;
+      }
+      sums = { before, total };
+      this.parents.set(parent, sums);
+    }
+    return { before: sums.before.get(el) ?? 0, total: sums.total };
+  }
 }

@@ -199,10 +199,10 @@ export function withSiblings(top: Element, scores: Map<Element, number>, stats: 
         out.push(sib);
     }
   }
-  // A heading belongs with the content that follows it.
+  // A heading belongs with the content that follows it. A set: thousands of siblings may be taken.
+  const taken = new Set(out);
   return parent.children.filter(
-    (c): c is Element =>
-      isTag(c) && (out.includes(c) || (isHeading(c) && !!c.next && out.includes(nextTag(c)!))),
+    (c): c is Element => isTag(c) && (taken.has(c) || (isHeading(c) && !!c.next && taken.has(nextTag(c)!))),
   );
 }
 

@@ -1,5 +1,5 @@
 import type { Element } from "./dom.js";
-import { collapseWhitespace, isTag, removeNode, textContent, walkElements } from "./dom.js";
+import { collapseWhitespace, isTag, removeNodes, textContent, walkElements } from "./dom.js";
 
 type Converter = (math: Element) => string;
 let convert: Converter | undefined;
@@ -53,5 +53,5 @@ function dropInvisibleMath(math: Element): void {
     }
     return true;
   });
-  for (const el of drop) removeNode(el);
+  removeNodes(drop);
 }

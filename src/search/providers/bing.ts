@@ -16,8 +16,7 @@ export function parseBing(html: string): SerpParse {
   if ($(CHALLENGE_SELECTOR).length > 0 || html.includes("/challenge/verify?"))
     return { kind: "blocked", reason: "Turnstile challenge (One last step)" };
   const list = $("#b_results").first();
-  if (list.length === 0)
-    return { kind: "blocked", code: "unknown_page", reason: "no #b_results on the page" };
+  if (list.length === 0) return { kind: "unrecognised", reason: "no #b_results on the page" };
   const hits: ProviderHit[] = [];
   list.children("li.b_algo").each((_, el) => {
     const block = $(el);
@@ -37,11 +36,7 @@ export function parseBing(html: string): SerpParse {
   });
   if (hits.length > 0) return { kind: "results", hits };
   if (list.children("li.b_no").length > 0) return { kind: "empty" };
-  return {
-    kind: "blocked",
-    code: "unknown_page",
-    reason: "#b_results without results or a no-results block",
-  };
+  return { kind: "unrecognised", reason: "#b_results without results or a no-results block" };
 }
 
 const ADULT = { off: "off", moderate: "moderate", strict: "strict" } as const;

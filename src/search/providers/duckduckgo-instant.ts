@@ -92,7 +92,8 @@ export const duckduckgoInstant: Provider = {
     const body = res.text().trim();
     if (!body) return { status: "empty", note: "no instant answer" };
     const payload = res.json();
-    if (payload === undefined) return badResponse("duckduckgo-instant", "a body that is not JSON");
+    if (!payload || typeof payload !== "object" || Array.isArray(payload))
+      return badResponse("duckduckgo-instant", "a body that is not a JSON object");
     const { hits, answer } = parseInstantAnswer(payload);
     if (hits.length > 0)
       return { status: "ok", hits: hits.slice(0, query.limit), ...(answer ? { answer } : {}) };

@@ -130,14 +130,21 @@ export const duckduckgo: Provider = {
 
     let last: ProviderOutcome | undefined;
     const challenged: string[] = [];
+    const unreadable: string[] = [];
     for (const [i, region] of open.slice(0, MAX_ATTEMPTS).entries()) {
       if (i > 0) {
         if (deadline.remaining() < delayMs + MIN_ATTEMPT_MS) break;
         if (!(await deadline.sleep(delayMs))) break;
       }
       const outcome = await attempt(i === 0 ? HTML : LITE, region, query, ctx, deadline);
-      // A page we cannot read counts as a challenge (DDG changes its challenge markup); results that ignore the
-      // query do not: that region answered, and another region would not read the query better.
+      // A page matching no layout we know may be a changed layout or a challenge in new markup: Lite is laid out
+      // apart from the HTML page, so it is tried once, and the region is not cooled for it. Results that ignore
+      // the query end the call: that region answered, and another region would not read the query better.
+      if (outcome.status === "error" && outcome.code === "unknown_page") {
+        unreadable.push(region);
+        last = outcome;
+        continue;
+      }
       if (outcome.status !== "blocked" || outcome.code === "soft_block") return outcome;
       await ctx.store.set<Cooldown>(ddgCooldownKey(region), { until: Date.now() + cooldownMs }, cooldownMs);
       ctx.log(
@@ -146,11 +153,19 @@ export const duckduckgo: Provider = {
       challenged.push(region);
       last = outcome;
     }
-    if (challenged.length === 1) return last!;
+    if (challenged.length + unreadable.length <= 1) return last!;
+    if (challenged.length === 0)
+      return {
+        status: "error",
+        code: "unknown_page",
+        message: `duckduckgo: unrecognised page layout on both the html and the lite page (regions ${unreadable.join(" and ")})`,
+      };
     return {
       status: "blocked",
       code: "challenge",
-      message: `duckduckgo challenged regions ${challenged.join(" and ")}; each cools down for ${Math.round(cooldownMs / 60_000)} min`,
+      message: `duckduckgo challenged region${challenged.length > 1 ? "s" : ""} ${challenged.join(" and ")}${
+        unreadable.length ? ` (unrecognised page layout in ${unreadable.join(" and ")})` : ""
+      }; each challenged region cools down for ${Math.round(cooldownMs / 60_000)} min`,
     };
   },
 };

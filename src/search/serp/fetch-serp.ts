@@ -23,7 +23,6 @@ export async function fetchSerp(
   if (!res.ok) return transportFailure(request.engine, res);
   // A challenge can come with 200 or 403 alike; a recognised challenge body names the block better than a status.
   const parsed = request.parse(res.text(), res.finalUrl);
-  if (parsed.kind === "blocked" && parsed.code !== "unknown_page")
-    return serpOutcome(request.engine, parsed, query);
+  if (parsed.kind === "blocked") return serpOutcome(request.engine, parsed, query);
   return httpStatusFailure(request.engine, res) ?? serpOutcome(request.engine, parsed, query);
 }
