@@ -12,15 +12,22 @@ if ! command -v ip >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
 fi
 
 # The clients' own install scripts only copy the binary that npm already placed (we run it from its package).
-npm ci --prefix test/clients --ignore-scripts --no-audit --no-fund >&2 \
+npm ls --prefix test/clients >/dev/null 2>&1 \
+  || npm ci --prefix test/clients --ignore-scripts --no-audit --no-fund >&2 \
   || echo "test:clients: could not install the pinned clients; their tests will say so and skip" >&2
-[ -f dist/cli/main.js ] || npm run build >&2
+npm run build >&2 # the clients start the built server, as a user's client does
 
-run=(npx vitest run --config vitest.clients.config.ts "$@")
+report=.test-clients-results.json
+rm -f "$report"
+run=(npx vitest run --config vitest.clients.config.ts --reporter=default --reporter=json --outputFile="$report" "$@")
 if unshare -n true 2>/dev/null; then
-  exec unshare -n sh -c 'ip link set lo up && exec "$@"' sh "${run[@]}"
+  unshare -n sh -c 'ip link set lo up && exec "$@"' sh "${run[@]}"
 elif unshare -rn true 2>/dev/null; then
-  exec unshare -rn sh -c 'ip link set lo up && exec "$@"' sh "${run[@]}"
+  unshare -rn sh -c 'ip link set lo up && exec "$@"' sh "${run[@]}"
+else
+  echo "test:clients: cannot make a network namespace here (unshare -n); Codex CLI and Claude Code will skip" >&2
+  "${run[@]}"
 fi
-echo "test:clients: cannot make a network namespace here (unshare -n); Codex CLI and Claude Code will skip" >&2
-exec "${run[@]}"
+status=$?
+node scripts/test-summary.mjs clients "$report" || true
+exit $status

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -107,4 +107,162 @@ describe.skipIf(why !== undefined)("Claude Code hands the model websift's model 
   it("a fetch that outlives the call's wait: the model is told to call web_result", () => {
     expectModelRead.pending(model.outputs[2] ?? "");
   });
+});
+
+/**
+ * A reverse proxy that records what the client asks websift's HTTP server and the status it got ("POST /mcp
+ * 200"), Host rewritten to the server's.
+ */
+async function recording(target: string): Promise<{ url: string; paths: string[]; close(): Promise<void> }> {
+  const { default: http } = await import("node:http");
+  const upstream = new URL(target);
+  const paths: string[] = [];
+  const server = http.createServer((req, res) => {
+    const line = `${req.method} ${req.url}`;
+    const out = http.request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        path: req.url,
+        method: req.method,
+        headers: { ...req.headers, host: upstream.host },
+      },
+      (back) => {
+        paths.push(`${line} ${back.statusCode}`);
+        res.writeHead(back.statusCode ?? 502, back.headers);
+        back.pipe(res);
+      },
+    );
+    out.on("error", () => res.destroy());
+    req.pipe(out);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    paths,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe.skipIf(why !== undefined)("Claude Code over Streamable HTTP with websift's token", () => {
+  const token = "test-SECRET-claude-http-token-01";
+  let world: ClientWorld;
+  let server: ChildProcess;
+  let proxy: Awaited<ReturnType<typeof recording>>;
+  beforeAll(async () => {
+    world = await startWorld();
+    server = spawn(process.execPath, [MAIN, "mcp", "--http", "--port", "0"], {
+      cwd: world.home,
+      env: { ...world.serverEnv, WEBSIFT_MCP_TOKEN: token },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    const url = await new Promise<string>((resolve, reject) => {
+      let stderr = "";
+      server.stderr?.on("data", (d) => {
+        stderr += d;
+        const m = /listening on (http:\/\/[^/\s]+)/.exec(stderr);
+        if (m?.[1]) resolve(m[1]);
+      });
+      server.on("exit", (code) => reject(new Error(`websift mcp --http exited ${code}: ${stderr}`)));
+    });
+    proxy = await recording(url);
+  }, 60_000);
+  afterAll(async () => {
+    server?.kill();
+    await proxy?.close();
+    await world?.close();
+  });
+
+  it("with the token in its headers: connects, with no OAuth request, and the model reads the model view", async () => {
+    const model = await startMessagesApi(SCRIPT);
+    try {
+      const run = await runClaude(
+        world,
+        model,
+        {
+          mcpServers: {
+            websift: { type: "http", url: `${proxy.url}/mcp`, headers: { Authorization: `Bearer ${token}` } },
+          },
+        },
+        TOOLS,
+      );
+      const context = `claude exited ${run.code}: ${run.stderr.slice(-1500)} ${JSON.stringify(proxy.paths)}`;
+      expect(model.toolNames, context).toEqual(expect.arrayContaining(TOOLS));
+      // Nothing but /mcp, never a 401: no OAuth discovery at all. (Its first POST is a sessionless
+      // `server/discover` probe of a newer protocol; the JSON-RPC "no valid session" error sends it on to
+      // initialize.)
+      expect(
+        proxy.paths.filter((p) => !/^(POST|GET|DELETE) \/mcp \d+$/.test(p)),
+        context,
+      ).toEqual([]);
+      expect(
+        proxy.paths.filter((p) => p.endsWith(" 401")),
+        context,
+      ).toEqual([]);
+      expectModelRead.page(model.outputs[0] ?? "");
+      expectModelRead.search(model.outputs[1] ?? "");
+      expectModelRead.pending(model.outputs[2] ?? "");
+    } finally {
+      await model.close();
+    }
+  }, 180_000);
+
+  it("without the token: refused at once, no login started, the model never sees the tools", async () => {
+    const model = await startMessagesApi(SCRIPT);
+    proxy.paths.length = 0;
+    try {
+      const run = await runClaude(
+        world,
+        model,
+        { mcpServers: { websift: { type: "http", url: `${proxy.url}/mcp` } } },
+        TOOLS,
+      );
+      const context = `claude exited ${run.code}: ${run.stderr.slice(-1500)} ${JSON.stringify(proxy.paths)}`;
+      // What Claude Code 2.1.332 does after the 401: RFC 9728 and 8414 discovery, then dynamic registration,
+      // each answered at once with the token's sentence; it marks the server failed (not "needs-auth", which
+      // would send the user into a login that cannot finish) and goes on without it.
+      const init = run.stdout
+        .split("\n")
+        .map((line) => {
+          try {
+            return JSON.parse(line) as {
+              type?: string;
+              subtype?: string;
+              mcp_servers?: { name: string; status: string }[];
+            };
+          } catch {
+            return undefined;
+          }
+        })
+        .find((e) => e?.type === "system" && e.subtype === "init");
+      expect(init?.mcp_servers, context).toEqual([
+        expect.objectContaining({ name: "websift", status: "failed" }),
+      ]);
+      expect(proxy.paths, context).toContain("POST /mcp 401");
+      expect(
+        proxy.paths.filter((p) => p.includes("/.well-known/")).every((p) => p.endsWith(" 404")),
+        context,
+      ).toBe(true);
+      expect(
+        proxy.paths.filter((p) => /^POST \/register /.test(p)),
+        context,
+      ).toEqual(expect.arrayContaining(["POST /register 400"]));
+      expect(
+        proxy.paths.some((p) => /\/authorize|\/token/.test(p)),
+        context,
+      ).toBe(false);
+      expect(
+        model.toolNames.some((n) => n.includes("websift")),
+        context,
+      ).toBe(false);
+      expect(run.code, context).toBe(0);
+    } finally {
+      await model.close();
+    }
+  }, 180_000);
 });

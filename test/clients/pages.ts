@@ -69,8 +69,11 @@ export const SCRIPT: ScriptedCall[] = [
  * JSON, whose `text` is the model's text; others send the text itself.
  */
 export function modelText(sent: string): { text: string; status?: string } {
-  // Codex frames a tool's output as "Wall time: …\nOutput:\n…"; the frame is the client's, the rest is ours.
-  const body = sent.replace(/^Wall time: [\d.]+ seconds\nOutput:\n/, "");
+  // The clients' own frames around our output: Codex puts "Wall time: …\nOutput:\n" before it, Claude Code
+  // a <system-reminder> block after it. The rest is ours.
+  const body = sent
+    .replace(/^Wall time: [\d.]+ seconds\nOutput:\n/, "")
+    .replace(/\n+<system-reminder>[\s\S]*?<\/system-reminder>\s*$/, "");
   try {
     const parsed = JSON.parse(body) as { text?: unknown; status?: unknown };
     if (parsed && typeof parsed === "object" && typeof parsed.text === "string")
@@ -83,9 +86,9 @@ export function modelText(sent: string): { text: string; status?: string } {
 
 /** The one real fence of a text: its nonce, what is inside, what is outside. */
 function fenceOf(text: string, source: string) {
-  const open = new RegExp(
-    `<<<WEB_CONTENT nonce=([A-Za-z0-9_-]+) source=${source.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}>>>`,
-  );
+  // The fence names its source percent-encoded where it has characters that could forge a marker.
+  const names = [source, encodeURIComponent(source)].map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
+  const open = new RegExp(`<<<WEB_CONTENT nonce=([A-Za-z0-9_-]+) source=(?:${names.join("|")})>>>`);
   const m = open.exec(text);
   expect(m, `no fence opened for ${source} in:\n${text.slice(0, 800)}`).toBeTruthy();
   const nonce = m?.[1] ?? "";
