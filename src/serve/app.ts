@@ -10,10 +10,10 @@ import { oneLine } from "../session/one-line.js";
 import { registerApi } from "./api.js";
 import { ClientLimits } from "./client-limits.js";
 import type { ServeContext } from "./context.js";
+import { ConversationIds } from "./conversation-ids.js";
+import { registerConversations } from "./conversations.js";
 import { registerEvents } from "./events.js";
 import { type GuardOptions, installGuard } from "./guard.js";
-import { LandingHub } from "./landings.js";
-import { landedData } from "./render.js";
 import type { ServeRuntime } from "./serve-context.js";
 
 /** More routes on the same app and context (the dashboard registers `/` and `/v1/admin/*` this way). */
@@ -35,6 +35,11 @@ export interface ServeAppOptions extends GuardOptions {
    * proxies' addresses), so per-client caps apply per real client, not to the balancer as a whole.
    */
   trustProxy?: boolean | string | string[];
+  /**
+   * Signs the conversation ids this service issues (default: the API token, which every instance of a fleet
+   * holds); instances with the same key honour each other's ids. Without either, the key is the process's own.
+   */
+  conversationKey?: string;
 }
 
 /** The HTTP service on one Fastify app: the JSON API, the conversation event streams, then any extra routes. */
@@ -73,30 +78,22 @@ export async function buildServeApp(
   installGuard(app, options);
 
   const store = ctx.store.status();
-  const redisUrl = store.backend === "redis" ? ctx.config().env.WEBSIFT_REDIS_URL?.trim() : undefined;
-  const hub = new LandingHub({ redisUrl: redisUrl || undefined, log: ctx.log });
-  const stopHearing = ctx.onLanded((landing) => {
-    // The session swallows a listener's throw; the operator hears of it here.
-    try {
-      hub.publish({ conversationId: landing.conversationId, id: landing.id, data: landedData(landing) });
-    } catch (err) {
-      ctx.log(`serve: delivering a landing: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  });
-  app.addHook("onClose", async () => {
-    stopHearing();
-    await hub.close();
-  });
-  await hub.whenReady();
-
   const clientOf = (request: FastifyRequest) => request.ip;
+  const conversationKey = options.conversationKey ?? options.token;
+  const ids = new ConversationIds(conversationKey);
+  if (!conversationKey && store.backend === "redis")
+    ctx.log(
+      "serve: conversation ids hold on this instance only: set WEBSIFT_SERVE_TOKEN (the same on every instance) so the fleet shares them",
+    );
+  registerConversations(app, ids);
   registerApi(app, ctx, {
     limits: new ClientLimits(cap.running, cap.waiting),
     clientOf,
     capText: `at most ${cap.running} running and ${cap.waiting} waiting`,
   });
   registerEvents(app, {
-    hub,
+    mailbox: ctx.session().mailbox,
+    ids,
     keepAliveMs: options.keepAliveMs,
     clientOf,
     maxStreamsPerClient: options.maxStreamsPerClient,

@@ -1,8 +1,11 @@
 import { join } from "node:path";
 import { webAbilityGate } from "../config/abilities.js";
 import { CONFIG_FILE_NAME, loadConfig, type ResolvedConfig } from "../config/load.js";
+import { Mailbox } from "../session/mailbox.js";
 import { createSession, type Landing, type Session, type SessionOptions } from "../session/session.js";
+import { MemoryMailboxStore } from "../store/mailbox-store.js";
 import { openStore, type StatusStore } from "../store/open-store.js";
+import { RedisMailboxStore } from "../store/redis-mailbox.js";
 import type { Store } from "../store/store.js";
 import { createWebsift, type Websift, type WebsiftConfig } from "../websift.js";
 import type { ActivityEntry, ServeContext } from "./context.js";
@@ -20,7 +23,9 @@ export interface ServeContextOptions {
   /** Shared state; opened from the config (sqlite, or redis with WEBSIFT_REDIS_URL) when absent. */
   store?: StatusStore;
   /** deadlineSeconds, maxConcurrent of the conversation session; waitSeconds wins over the config's. */
-  session?: Omit<SessionOptions, "onLanded">;
+  session?: Omit<SessionOptions, "onLanded" | "mailbox">;
+  /** How often this instance looks for lookups of stopped instances (default 1 s), and their heartbeat. */
+  mailbox?: { reapEveryMs?: number; aliveMs?: number; heartbeatMs?: number };
   log?: (line: string) => void;
   /** Recent API calls kept for the Health page (default 200). */
   activityLimit?: number;
@@ -61,6 +66,16 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
   const activity: ActivityEntry[] = [];
   const activityLimit = options.activityLimit ?? 200;
   const listeners = new Set<(landing: Landing) => void>();
+  // Results owed to conversations: in Redis for a fleet (its instances deliver each other's landings and land a
+  // stopped one's lookups as failures), else in this process.
+  const redisUrl = store.status().backend === "redis" ? first.env.WEBSIFT_REDIS_URL?.trim() : undefined;
+  const mailbox = new Mailbox({
+    store: redisUrl
+      ? new RedisMailboxStore({ url: redisUrl, log, ...options.mailbox })
+      : new MemoryMailboxStore(),
+    reapEveryMs: options.mailbox?.reapEveryMs,
+    log,
+  });
   let current = build(first);
 
   function build(config: ResolvedConfig): Generation {
@@ -125,6 +140,7 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
       // conversation's, and would let three slow reads from one client queue everybody else's.
       maxConcurrent: SERVICE_LOOKUPS,
       ...options.session,
+      mailbox,
       onLanded(landing) {
         for (const listener of listeners) listener(landing);
       },
@@ -161,6 +177,7 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
     },
     async close() {
       await session.close();
+      await mailbox.close();
       await current.raw.close().catch((err) => log(`serve: closing: ${String(err)}`));
       await store.close();
     },

@@ -1,6 +1,7 @@
 import type { AnswerResult } from "../ground/answer.js";
 import type { ReadResult } from "../read/read.js";
 import type { SearchResponse } from "../search/chain.js";
+import type { LookupKind } from "./lookup-key.js";
 import { quotedTitle, shownUrl } from "./one-line.js";
 
 /**
@@ -31,4 +32,14 @@ export function keepAsAnswer(query: string, result: AnswerResult): string {
   return result.status === "ok" || result.status === "partial"
     ? `(you looked up ${asked})`
     : `(you looked up ${asked}: ${result.status})`;
+}
+
+export function keepAsOf(
+  kind: LookupKind,
+  subject: string,
+  result: SearchResponse | ReadResult | AnswerResult,
+): string {
+  if (kind === "read") return keepAsRead(subject, result as ReadResult);
+  if (kind === "search") return keepAsSearch(subject, result as SearchResponse);
+  return keepAsAnswer(subject, result as AnswerResult);
 }

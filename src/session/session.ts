@@ -26,8 +26,9 @@ import {
   unexpected,
   withdrawn,
 } from "./failed-lookup.js";
-import { keepAsAnswer, keepAsRead, keepAsSearch } from "./keep-as.js";
+import { keepAsOf } from "./keep-as.js";
 import { type LookupKind, lookupKey } from "./lookup-key.js";
+import { Mailbox } from "./mailbox.js";
 import { SlotQueue } from "./slot-queue.js";
 import { createWebMemory } from "./web-memory.js";
 
@@ -78,10 +79,17 @@ export interface SessionOptions {
   maxConcurrent?: number;
   /** Receives each lookup that outlived its turn, once, for the conversation that asked. */
   onLanded?: (landing: Landing) => void | Promise<void>;
+  /**
+   * Where results owed to conversations live (a memory mailbox of this session by default; a shared one for a
+   * fleet). `onLanded` hears what this session posts to it; the caller closes a mailbox it passed in.
+   */
+  mailbox?: Mailbox;
   clock?: Clock;
 }
 
 export interface Session {
+  /** The results owed to this session's conversations: surfaces replay and follow them from here. */
+  readonly mailbox: Mailbox;
   search(
     conversationId: string,
     query: string,
@@ -166,6 +174,9 @@ export function createSession(websift: SessionWebsift, given?: SessionOptions): 
   const slots = new SlotQueue(options.maxConcurrent ?? 3);
   const memory = createWebMemory(clock);
   const inFlight = new Map<string, Lookup>();
+  const mailbox = options.mailbox ?? new Mailbox();
+  const onLanded = options.onLanded;
+  const stopHearing = onLanded ? mailbox.onPosted((landing) => onLanded(landing)) : () => {};
   // Calls aborted at their deadline may still be winding down; close() waits for them too.
   const unsettled = new Set<Promise<unknown>>();
   let closed = false;
@@ -187,7 +198,7 @@ export function createSession(websift: SessionWebsift, given?: SessionOptions): 
       ticket = { id: randomUUID(), conversationId, owed: false, waiters: new Set() };
       lookup.tickets.set(conversationId, ticket);
     }
-    return waitInTurn(ticket, turn);
+    return waitInTurn(lookup, ticket, turn);
   }
 
   function answeredAtOnce(kind: LookupKind, subject: string, result: LookupResult): InTurn<LookupResult> {
@@ -217,6 +228,7 @@ export function createSession(websift: SessionWebsift, given?: SessionOptions): 
   }
 
   function waitInTurn(
+    lookup: Lookup,
     ticket: Ticket,
     turn: AbortSignal | undefined,
   ): Promise<InTurn<LookupResult> | PendingLookup> {
@@ -231,6 +243,8 @@ export function createSession(websift: SessionWebsift, given?: SessionOptions): 
         ticket.waiters.delete(onResult);
         clock.clearTimeout(timer);
         turn?.removeEventListener("abort", stopWaiting);
+        if (!ticket.owed && lookup.state !== "landed")
+          mailbox.owe(ticket.id, ticket.conversationId, lookup.kind, lookup.subject, lookup.deadlineAt);
         ticket.owed = true;
         resolve({ status: "pending", id: ticket.id, message: PENDING_MESSAGE });
       }
@@ -319,6 +333,7 @@ export function createSession(websift: SessionWebsift, given?: SessionOptions): 
           result,
           keepAs,
         } as Landing);
+      else if (ticket.owed) mailbox.release(ticket.id);
     }
   }
 
@@ -343,14 +358,13 @@ export function createSession(websift: SessionWebsift, given?: SessionOptions): 
   }
 
   function deliver(landing: Landing): void {
-    // One listener's failure must not keep the other conversations from their landings.
-    try {
-      const delivered = options.onLanded?.(landing);
-      if (delivered instanceof Promise) delivered.catch(() => {});
-    } catch {}
+    const posting = mailbox.post(landing).catch(() => false);
+    unsettled.add(posting);
+    posting.finally(() => unsettled.delete(posting));
   }
 
   return {
+    mailbox,
     search(conversationId, query, options) {
       const args = checked("search", conversationId, query, options);
       if (!args.ok) return args.refusal as Promise<InTurn<SearchResponse>>;
@@ -387,15 +401,16 @@ export function createSession(websift: SessionWebsift, given?: SessionOptions): 
       checkArgument("follow", "id", CONVERSATION_ID, id);
       const { signal } = checkArgument("follow", "options", TURN_OPTIONS, options);
       const held = ticketOf(conversationId, id);
-      return held ? waitInTurn(held[1], signal) : undefined;
+      return held ? waitInTurn(held[0], held[1], signal) : undefined;
     },
     withdraw(conversationId, id) {
       checkArgument("withdraw", "conversationId", CONVERSATION_ID, conversationId);
       checkArgument("withdraw", "id", CONVERSATION_ID, id);
       const held = ticketOf(conversationId, id);
       if (!held || held[1].waiters.size > 0) return;
-      const [lookup] = held;
+      const [lookup, ticket] = held;
       lookup.tickets.delete(conversationId);
+      if (ticket.owed) mailbox.release(ticket.id);
       if (lookup.tickets.size === 0)
         land(lookup, failedLookup(lookup.kind, lookup.subject, withdrawn), "withdrawn");
     },
@@ -432,6 +447,8 @@ export function createSession(websift: SessionWebsift, given?: SessionOptions): 
         }),
       ]);
       clock.clearTimeout(grace);
+      stopHearing();
+      if (!options.mailbox) await mailbox.close();
     },
   };
 }
@@ -447,12 +464,6 @@ function safeKeepAs(kind: LookupKind, subject: string, result: LookupResult): st
   } catch {
     return `(you looked up ${kind === "read" ? "a page" : "something"}: error)`;
   }
-}
-
-function keepAsOf(kind: LookupKind, subject: string, result: LookupResult): string {
-  if (kind === "read") return keepAsRead(subject, result as ReadResult);
-  if (kind === "search") return keepAsSearch(subject, result as SearchResponse);
-  return keepAsAnswer(subject, result as AnswerResult);
 }
 
 function seconds(value: number, name: string): number {

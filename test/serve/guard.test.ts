@@ -2,7 +2,7 @@ import http from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { serveWeb } from "../mcp/harness.js";
 import { type SimWeb, startSimWeb } from "../simweb/index.js";
-import { gate, type Served, serve } from "./harness.js";
+import { conversationAt, gate, type Served, serve } from "./harness.js";
 
 const TOKEN = "test-SECRET-serve-token-1234";
 
@@ -116,7 +116,8 @@ describe("DNS rebinding", () => {
 
   it("an allowed origin can read a conversation's event stream (its CORS header survives the stream)", async () => {
     const controller = new AbortController();
-    const res = await fetch(`${server.url}/v1/conversations/cors-1/events`, {
+    const cid = await conversationAt(server.url, auth);
+    const res = await fetch(`${server.url}/v1/conversations/${cid}/events`, {
       headers: { ...auth, origin: "https://app.example.org" },
       signal: controller.signal,
     });

@@ -10,6 +10,7 @@ import { type Rendered, renderMarkdown } from "./markdown.js";
 import { loadMathConverter } from "./math.js";
 import { documentTitle, readMetadata } from "./metadata.js";
 import { pruneContent } from "./prune.js";
+import { revealServerView } from "./server-view.js";
 import { TextStatsIndex } from "./text-stats.js";
 import { dropTitleHeading } from "./title-heading.js";
 
@@ -50,6 +51,7 @@ export async function extractMarkdown(html: string, url: string): Promise<Extrac
 }
 
 function extract(doc: Document, mode: "strict" | "loose", title: string | undefined): Rendered {
+  revealServerView(doc);
   cleanTree(doc, mode);
   const root =
     findFirst(doc, (el) => el.name === "body") ??
