@@ -143,7 +143,8 @@ export const SETTINGS: readonly SettingSpec[] = [
     env: "WEBSIFT_MCP_WAIT_SECONDS",
     secret: false,
     schema: z.number().min(0).max(600),
-    about: "seconds an MCP tool call waits for its lookup before answering that it is still running (default 25)",
+    about:
+      "seconds an MCP tool call waits for its lookup before answering that it is still running (default 25)",
   },
   {
     key: "mcpAllowedHosts",
