@@ -7,6 +7,7 @@ import {
   fileSchema,
   fromEnv,
   isSwitch,
+  OTHER_VARIABLES,
   providerSettings,
   SETTINGS,
   type SettingSpec,
@@ -58,6 +59,8 @@ export interface LoadConfigOptions {
   env?: Record<string, string | undefined>;
   /** The `.env` file (default `.env` in cwd). */
   envPath?: string;
+  /** Where a warning about a setting goes (default stderr). */
+  warn?: (line: string) => void;
 }
 
 export const CONFIG_FILE_NAME = "websift.config.json";
@@ -77,6 +80,10 @@ export function loadConfig(options: LoadConfigOptions = {}): ResolvedConfig {
   const dotEnvPath = options.envPath ?? join(cwd, ".env");
   const dotEnv = existsSync(dotEnvPath) ? dotenv.parse(readFileSync(dotEnvPath)) : {};
   const env: Record<string, string | undefined> = { ...dotEnv, ...realEnv };
+  const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
+  for (const name of unknownVariables(Object.keys(dotEnv))) warn(unknownVariableLine(name, dotEnvPath));
+  for (const name of unknownVariables(Object.keys(realEnv)))
+    warn(unknownVariableLine(name, "the environment"));
 
   const file = findConfigFile(cwd, home);
   const fromFile = file ? readConfigFile(file) : {};
@@ -180,6 +187,43 @@ function readConfigFile(path: string) {
     throw new ConfigError(where, path, issue?.message ?? "invalid");
   }
   return parsed.data;
+}
+
+const KNOWN_VARIABLES = new Set([...SETTINGS.map((s) => s.env), ...OTHER_VARIABLES]);
+
+/** WEBSIFT_ names nothing reads: a typo that would otherwise look as if it worked. */
+function unknownVariables(names: string[]): string[] {
+  return names.filter((n) => n.startsWith("WEBSIFT_") && !KNOWN_VARIABLES.has(n));
+}
+
+function unknownVariableLine(name: string, where: string): string {
+  const near = closest(name, [...KNOWN_VARIABLES]);
+  return `websift: ${where}: ${name} is not a websift setting and is ignored${near ? ` (did you mean ${near}?)` : ""}`;
+}
+
+/** The known name a typo most likely meant: at most two edits away (a few lines, not worth a dependency). */
+function closest(name: string, known: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of known) {
+    const d = editDistance(name, candidate);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length];
 }
 
 function checkEnv(spec: SettingSpec, raw: string): unknown {

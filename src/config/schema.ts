@@ -228,6 +228,23 @@ export const SETTINGS: readonly SettingSpec[] = [
   },
 ];
 
+/**
+ * Variables websift reads that are not settings of the file (endpoints, stores, tokens of the surfaces). With
+ * SETTINGS they are every WEBSIFT_ name there is; a test keeps the list true to the code.
+ */
+export const OTHER_VARIABLES: readonly string[] = [
+  "WEBSIFT_ADMIN_TOKEN",
+  "WEBSIFT_BROWSER_CDP_URL",
+  "WEBSIFT_BROWSER_ENGINE",
+  "WEBSIFT_LLM_API_KEY",
+  "WEBSIFT_LLM_BASE_URL",
+  "WEBSIFT_LLM_MODEL",
+  "WEBSIFT_MCP_ALLOWED_HOSTS",
+  "WEBSIFT_MCP_ALLOWED_ORIGINS",
+  "WEBSIFT_REDIS_URL",
+  "WEBSIFT_STORE",
+];
+
 /** Settings that live in nested objects of the file rather than in the table above. */
 const budgets = z.record(z.string().regex(/^[a-z][a-z0-9-]*$/), z.number().int().positive().max(600_000));
 /** Provider tuning the providers actually read; anything else in `providers` is a mistake worth naming. */

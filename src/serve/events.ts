@@ -1,10 +1,6 @@
 import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { AnswerResult } from "../ground/answer.js";
-import type { ReadResult } from "../read/read.js";
-import type { SearchResponse } from "../search/chain.js";
 import type { Mail, Mailbox } from "../session/mailbox.js";
-import type { Landing } from "../session/session.js";
 import { parseConversationId } from "./bodies.js";
 import type { ConversationIds } from "./conversation-ids.js";
 import { UNKNOWN_CONVERSATION } from "./conversations.js";

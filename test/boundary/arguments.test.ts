@@ -170,7 +170,9 @@ describe("no options is no options, whether left out or null", () => {
     const own = createWebsift({ env: process.env });
     expect(own.providers.length).toBeGreaterThan(0);
     await own.close();
-    expect(() => createWebsift({ env: { A: 1 } as never })).toThrow(/config\.env must be an object of strings/);
+    expect(() => createWebsift({ env: { A: 1 } as never })).toThrow(
+      /config\.env must be an object of strings/,
+    );
   });
 
   it("an option that is undefined is left out", async () => {

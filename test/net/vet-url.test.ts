@@ -203,7 +203,12 @@ describe("vetUrl behind a proxy", () => {
   });
 
   it("rule 1 still holds for what the proxy would carry", async () => {
-    for (const url of ["https://127.0.0.1/", "https://localhost/", "https://u:p@www.example.com/", "file:///x"])
+    for (const url of [
+      "https://127.0.0.1/",
+      "https://localhost/",
+      "https://u:p@www.example.com/",
+      "file:///x",
+    ])
       expect((await vetUrl(url, { resolve: noDns, env })).ok).toBe(false);
   });
 

@@ -173,7 +173,8 @@ describe("/v1/admin/settings", () => {
         headers: { "content-type": "text/html; charset=utf-8" },
         body: article("Tide tables", paragraphs),
       });
-      const read = async () => (await s.post("/v1/read?raw=1", { url: "https://www.example.com/long" })).json();
+      const read = async () =>
+        (await s.post("/v1/read?raw=1", { url: "https://www.example.com/long" })).json();
       const whole = await read();
       expect(whole.truncated).toBe(false);
       expect(whole.markdown).toContain("Paragraph 40");
@@ -266,7 +267,9 @@ describe("/v1/admin/keys", () => {
         headers: { "content-type": "application/json" },
         body: web.fixture(BRAVE_FIXTURE),
       });
-      const pinnedBefore = await (await s.post("/v1/search?raw=1", { query: "swift 6", provider: "brave" })).json();
+      const pinnedBefore = await (
+        await s.post("/v1/search?raw=1", { query: "swift 6", provider: "brave" })
+      ).json();
       expect(pinnedBefore.code).toBe("not_configured");
 
       const put = await call(s, "PUT", "/v1/admin/keys/brave", { value: KEY });
@@ -333,7 +336,9 @@ describe("/v1/admin/keys", () => {
       expect(res.status).toBe(400);
       expect(res.json.error).toMatch(/^saved, but the configuration does not load: .*WEBSIFT_MAX_RESULTS/);
       expect(res.text).not.toContain("test-SECRET");
-      expect((await (await s.post("/v1/search?raw=1", { query: "weather jakarta" })).json()).status).toBe("ok");
+      expect((await (await s.post("/v1/search?raw=1", { query: "weather jakarta" })).json()).status).toBe(
+        "ok",
+      );
     } finally {
       await s.close();
     }
