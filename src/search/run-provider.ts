@@ -30,14 +30,12 @@ export async function runProvider(
     const suspension = await suspendedUntil(ctx.store, name);
     if (suspension) {
       const until = new Date(suspension.until).toISOString();
+      const error = `cooling until ${until} (${suspension.reason})`;
+      const retryAfter = Math.ceil((suspension.until - Date.now()) / 1000);
       return {
-        attempt: {
-          provider: name,
-          status: "skipped",
-          ms: 0,
-          error: `cooling until ${until} (${suspension.reason})`,
-          retryAfter: Math.ceil((suspension.until - Date.now()) / 1000),
-        },
+        attempt: { provider: name, status: "skipped", ms: 0, error, retryAfter },
+        // What the provider last did, so a summary of skipped providers names it rather than guessing.
+        outcome: { status: suspension.status, code: "cooling", message: `${name}: ${error}`, retryAfter },
         hits: [],
       };
     }
