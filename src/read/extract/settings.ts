@@ -11,4 +11,15 @@ export const SETTINGS = {
   serverViewMinChars: 500,
   /** …and it is the page when it holds at least this multiple of the rest of the body's text (the app shell is nearly empty). */
   serverViewShare: 1,
+
+  /** A listing is a run of at least this many items built alike (three teasers are a widget). */
+  listMinItems: 4,
+  /** An item longer than this is a section or a post, not a listing's entry. */
+  listItemMaxChars: 1500,
+  /** Items whose text is nearly all link text (this share)… */
+  listMaxLinkShare: 0.9,
+  /** …and shorter than this on average are a menu, not a listing. */
+  listBareItemChars: 40,
+  /** On a page that says it is a listing, its item run replaces a chosen container holding less text. */
+  listOverPrimary: 1,
 } as const;

@@ -287,6 +287,19 @@ describe("page kinds: listings, service pages and recipes", () => {
     expectNone(markdown, ["Product categories", "Kitchen", "Default sorting", "Primary Navigation"]);
   });
 
+  it("a collection page (schema.org CollectionPage) is its list of items: every name and price, no chrome", async () => {
+    const { markdown } = await extract("collection.html", "https://shop.example.com/collections/mens-shoes");
+    expectAll(markdown, [
+      "every pair in our men's range is tested",
+      "Ridgeline Trail Runner $129.00",
+      "Metro Knit Slip-On $74.50",
+      // The last items are short lines too: they are the listing, not furniture at the content's end.
+      "Alpine Approach Shoe $139.00",
+    ]);
+    expectNone(markdown, ["Join the trail club", "Northpath Outfitters", "Sort by"]);
+    expect(markdown.indexOf("Ridgeline Trail Runner")).toBeLessThan(markdown.indexOf("Alpine Approach Shoe"));
+  });
+
   it("a small-business service page keeps its sections and the FAQ's questions with their answers", async () => {
     const { markdown } = await extract("service.html", "https://harlow.example.com/");
     expectAll(markdown, [
