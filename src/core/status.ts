@@ -15,6 +15,11 @@ export const STATUSES = [
 ] as const;
 export type Status = (typeof STATUSES)[number];
 
+/** The statuses that say a call failed: everything but an answer, part of one, or a true "nothing found". */
+export const FAILURES: readonly Status[] = STATUSES.filter(
+  (s) => s !== "ok" && s !== "partial" && s !== "empty",
+);
+
 /** One step taken on the way to a result. Never carries a key. */
 export interface Attempt {
   provider: string;
