@@ -1,4 +1,5 @@
 export * from "./agent/index.js";
+export { BadInputError } from "./arguments.js";
 export type { WebAbility } from "./config/abilities.js";
 export { readWebAbility, webAbilityGate, writeWebAbility } from "./config/abilities.js";
 export type { LoadConfigOptions, ResolvedConfig } from "./config/load.js";
@@ -8,9 +9,9 @@ export type { Attempt, Failure, Status } from "./core/status.js";
 export { STATUSES } from "./core/status.js";
 export type { AnswerOptions, AnswerResult, Route } from "./ground/answer.js";
 export type { Source } from "./ground/envelope.js";
-export { createFence, fenceUntrusted, stripInvisible } from "./ground/fence.js";
-export { guardQuery } from "./ground/query-guard.js";
-export { redactSecrets } from "./ground/redact.js";
+export { createFence } from "./ground/fence.js";
+export type { ModelView, ToolOutput } from "./ground/model-view.js";
+export { answerView, pageView, searchView } from "./ground/model-view.js";
 export { searchMarkdown } from "./ground/search-markdown.js";
 export type { McpHttpOptions, McpHttpServer } from "./mcp/http.js";
 export { startMcpHttp } from "./mcp/http.js";
@@ -20,13 +21,20 @@ export type { Net, NetConfig, NetRequestOptions, NetResponse, NetResult } from "
 export { createNet } from "./net/client.js";
 export type { NetCode, NetFailure } from "./net/failure.js";
 export type { VetResult } from "./net/vet-url.js";
-export { vetUrl } from "./net/vet-url.js";
-export { extractMarkdown } from "./read/extract/index.js";
+export {
+  cutAtParagraph,
+  extractMarkdown,
+  fenceUntrusted,
+  guardQuery,
+  redactSecrets,
+  sizeText,
+  stripInvisible,
+  vetUrl,
+} from "./public-helpers.js";
 export { fetchBest } from "./read/fetch-best.js";
 export type { ReadOptions, ReadResult, ReadSource } from "./read/read.js";
 export { closeSharedRenderer } from "./read/read.js";
 export type { SizedText, SizeOptions } from "./read/size.js";
-export { cutAtParagraph, sizeText } from "./read/size.js";
 export type { SearchAnswer, SearchResponse } from "./search/chain.js";
 export type { SearchResult } from "./search/merge.js";
 export type { SearchOptions } from "./search/options.js";

@@ -1,10 +1,24 @@
 import { createLlm, type LlmClient } from "./agent/llm.js";
 import { type ResearchOptions, type ResearchResult, research } from "./agent/research.js";
+import {
+  ANSWER_OPTIONS,
+  asBadInput,
+  type BadInputError,
+  checkArgument,
+  QUERY,
+  READ_OPTIONS,
+  RESEARCH_OPTIONS,
+  SEARCH_OPTIONS,
+  URL_ARGUMENT,
+  WEBSIFT_CONFIG,
+} from "./arguments.js";
 import type { Attempt } from "./core/status.js";
 import { type AnswerOptions, type AnswerResult, answer } from "./ground/answer.js";
+import { failureEnvelope } from "./ground/envelope.js";
 import { closeHeadless } from "./ground/routes/headless-browser.js";
 import { runRoute } from "./ground/routes/index.js";
 import { createNet, type Net, type NetConfig } from "./net/client.js";
+import { vetUrl } from "./net/vet-url.js";
 import { fetchBest } from "./read/fetch-best.js";
 import { closeSharedRenderer, failedRead, type ReadOptions, type ReadResult, read } from "./read/read.js";
 import { type SearchResponse, searchChain } from "./search/chain.js";
@@ -30,6 +44,11 @@ export interface WebsiftConfig extends NetConfig {
   timeoutMs?: number;
   /** Operator log (stderr by default in the CLI; silent in the library). */
   log?: (line: string) => void;
+  /**
+   * false, or WEBSIFT_WIKIPEDIA_FALLBACK=0: Wikipedia is never searched, neither by `auto` nor by `answer`'s
+   * fallback, and a search pinned to it answers "disabled". Reading a Wikipedia page is unaffected.
+   */
+  wikipediaFallback?: boolean;
   /** false, or WEBSIFT_ENABLED=0: every call answers "disabled" and no request leaves. */
   enabled?: boolean | (() => boolean | Promise<boolean>);
   /** Providers `auto` asks first, in this order; the rest follow in the usual order. */
@@ -45,8 +64,12 @@ export interface WebsiftConfig extends NetConfig {
 
 export interface Websift {
   search(query: string, options?: SearchOptions): Promise<SearchResponse>;
+  /**
+   * A page as sized markdown: Tavily extract, then Exa contents (each only with its key set and paid use
+   * unfrozen, or pinned with `pin`), then the direct ladder. `source` names the rung that produced the text.
+   */
   read(url: string, options?: ReadOptions): Promise<ReadResult>;
-  /** Tavily extract, then Exa contents, then the direct ladder: only with keys set and paid use unfrozen or pinned. */
+  /** @deprecated `read` itself goes through the extract chain now; this is the same call. */
   fetchBest(url: string, options?: ReadOptions): Promise<ReadResult>;
   answer(query: string, options?: AnswerOptions): Promise<AnswerResult>;
   /** Multi-hop research with the configured model (WEBSIFT_LLM_*); keyless and rule-only without one. */
@@ -60,7 +83,8 @@ export interface Websift {
 }
 
 /** The library's front door. */
-export function createWebsift(config: WebsiftConfig = {}): Websift {
+export function createWebsift(given?: WebsiftConfig): Websift {
+  const config = checkArgument("createWebsift", "config", WEBSIFT_CONFIG, given);
   const env = config.env ?? process.env;
   // Endpoints the operator configured by hand may live on their own network; nothing else may.
   const trustedOrigins = [...(config.trustedOrigins ?? []), env.SEARXNG_URL, env.WEBSIFT_LLM_BASE_URL].filter(
@@ -79,6 +103,7 @@ export function createWebsift(config: WebsiftConfig = {}): Websift {
     return config.enabled !== false;
   };
   const defaults = config.defaults ?? {};
+  const wikipedia = config.wikipediaFallback !== false && env.WEBSIFT_WIKIPEDIA_FALLBACK !== "0";
   const chain = {
     providers,
     ctx,
@@ -93,16 +118,36 @@ export function createWebsift(config: WebsiftConfig = {}): Websift {
     mode: options.mode ?? defaults.mode,
     deadline: options.deadline ?? totalMs,
   });
-  const readCtx = { net, store, env, log };
+  // Behind a proxy the proxy resolves names (as net does), so only what the URL itself says can be vetted here.
+  const behindProxy = Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
+  const readCtx = {
+    net,
+    store,
+    env,
+    log,
+    ...(behindProxy ? {} : { vet: (url: string) => vetUrl(url, { resolve: config.resolve }) }),
+  };
 
-  const disabledSearch = (query: string): SearchResponse => ({
-    status: "disabled",
+  const disabledSearch = (query: string, error = "web search is turned off in websift's settings") => ({
+    status: "disabled" as const,
     query,
     results: [],
     attempted: [],
-    scope: "general",
-    error: "web search is turned off in websift's settings",
+    scope: "general" as const,
+    error,
   });
+  /** The chain, minus Wikipedia when its switch is off. */
+  const searchWeb = (query: string, options: SearchOptions): Promise<SearchResponse> => {
+    if (wikipedia) return searchChain(query, options, chain);
+    if (options.provider === "wikipedia")
+      return Promise.resolve(
+        disabledSearch(
+          query,
+          "Wikipedia search is turned off (wikipediaFallback: false / WEBSIFT_WIKIPEDIA_FALLBACK=0)",
+        ),
+      );
+    return searchChain(query, { ...options, exclude: [...(options.exclude ?? []), "wikipedia"] }, chain);
+  };
 
   const llm = createLlm({ net, env });
   const websift: Websift = {
@@ -110,23 +155,53 @@ export function createWebsift(config: WebsiftConfig = {}): Websift {
     store,
     providers,
     llm,
-    async search(query, options = {}) {
+    async search(query, given) {
+      let options: SearchOptions;
+      try {
+        checkArgument("search", "query", QUERY, query);
+        options = checkArgument("search", "options", SEARCH_OPTIONS, given);
+      } catch (err) {
+        return badSearch(query, asBadInput(err));
+      }
       if (!(await enabled())) return disabledSearch(query);
-      return searchChain(query, options, chain);
+      return searchWeb(query, options);
     },
-    async read(url, options = {}) {
-      if (!(await enabled())) return disabledRead(url);
-      return read(url, sized(options), readCtx);
-    },
-    async fetchBest(url, options = {}) {
+    async read(url, given) {
+      let options: ReadOptions;
+      try {
+        checkArgument("read", "url", URL_ARGUMENT, url);
+        options = checkArgument("read", "options", READ_OPTIONS, given);
+      } catch (err) {
+        return badRead(url, asBadInput(err));
+      }
       if (!(await enabled())) return disabledRead(url);
       return fetchBest(url, sized(options), readCtx);
     },
-    async answer(query, options = {}) {
+    async fetchBest(url, given) {
+      let options: ReadOptions;
+      try {
+        checkArgument("fetchBest", "url", URL_ARGUMENT, url);
+        options = checkArgument("fetchBest", "options", READ_OPTIONS, given);
+      } catch (err) {
+        return badRead(url, asBadInput(err));
+      }
+      if (!(await enabled())) return disabledRead(url);
+      return fetchBest(url, sized(options), readCtx);
+    },
+    async answer(query, given) {
+      let options: AnswerOptions;
+      try {
+        checkArgument("answer", "query", QUERY, query);
+        options = checkArgument("answer", "options", ANSWER_OPTIONS, given);
+      } catch (err) {
+        const bad = asBadInput(err);
+        return { status: "error", envelope: failureEnvelope("", bad.message), sources: [], attempts: [] };
+      }
       return answer(query, options, {
         enabled,
         totalMs,
-        search: (q, o) => searchChain(q, o, chain),
+        wikipedia,
+        search: searchWeb,
         instant: async (q, deadline) => {
           const step = await runProvider(
             duckduckgoInstant,
@@ -158,7 +233,16 @@ export function createWebsift(config: WebsiftConfig = {}): Websift {
         },
       });
     },
-    async research(question, options = {}) {
+    async research(question, given) {
+      let options: ResearchOptions;
+      try {
+        checkArgument("research", "question", QUERY, question);
+        options = checkArgument("research", "options", RESEARCH_OPTIONS, given);
+      } catch (err) {
+        const bad = asBadInput(err);
+        const envelope = failureEnvelope("", bad.message);
+        return { status: "error", envelope, facts: [], hops: [], attempts: [], degraded: false };
+      }
       return research(question, options, { websift, llm });
     },
     async close() {
@@ -168,6 +252,26 @@ export function createWebsift(config: WebsiftConfig = {}): Websift {
     },
   };
   return websift;
+}
+
+function badSearch(query: unknown, bad: BadInputError): SearchResponse {
+  return {
+    status: "error",
+    code: bad.code,
+    query: typeof query === "string" ? query : "",
+    results: [],
+    attempted: [],
+    scope: "general",
+    error: bad.message,
+  };
+}
+
+function badRead(url: unknown, bad: BadInputError): ReadResult {
+  return failedRead(typeof url === "string" ? url : "", {
+    status: "error",
+    code: bad.code,
+    message: bad.message,
+  });
 }
 
 function disabledRead(url: string): ReadResult {

@@ -1,9 +1,12 @@
-import type { Status } from "../core/status.js";
+import { Deadline } from "../core/deadline.js";
+import type { Failure, Status } from "../core/status.js";
 import { proxyEnvFrom, proxyFor } from "../net/proxy.js";
 import { CHROMIUM_PATH, chromiumAvailable } from "../read/guarded-browser.js";
 import { paidUnfrozen } from "../search/chain.js";
+import { unreachable } from "../search/failure-summary.js";
+import type { Provider, ProviderContext, ProviderOutcome } from "../search/provider.js";
 import { DDG_FALLBACK_REGIONS, ddgCooldownKey } from "../search/providers/duckduckgo.js";
-import { suspendedUntil } from "../search/suspension.js";
+import { recordFailure, suspendedUntil } from "../search/suspension.js";
 import type { Websift } from "../websift.js";
 import { maskedValue, type ResolvedConfig } from "./load.js";
 
@@ -28,6 +31,31 @@ export interface DoctorReport {
   /** Where caches, cooldowns and rate limits live; degraded when Redis or the state file is unavailable. */
   store: { backend: string; degraded: boolean; reason?: string };
   config: { file?: string; settings: { key: string; env: string; value: string; source: string }[] };
+  /** `--live`: one canary query per keyless engine. */
+  live?: { query: string; engines: EngineCanary[] };
+}
+
+/** What one keyless engine did with the canary query. */
+export type CanaryVerdict = "answered" | "challenged" | "layout_unrecognised" | "unreachable" | "failed";
+
+export interface EngineCanary {
+  engine: string;
+  verdict: CanaryVerdict;
+  status: Status;
+  ms: number;
+  /** Results found, or the engine's failure in one line. */
+  detail: string;
+}
+
+/** Every keyless engine has pages for it (recorded fixtures too), so "no results" would itself be news. */
+export const CANARY_QUERY = "javascript tutorial";
+const CANARY_MS = 10_000;
+
+export interface DiagnoseOptions {
+  /** Ask every keyless engine one canary query (`websift doctor --live`). */
+  live?: boolean;
+  /** Provider settings for the canaries beside the config file's (tests: a short DuckDuckGo retry delay). */
+  settings?: Record<string, unknown>;
 }
 
 /**
@@ -35,11 +63,20 @@ export interface DoctorReport {
  * health memory of every provider, SearXNG's JSON output, proxy and Chromium, and the resolved settings with
  * secrets shown only as set or unset.
  */
-export async function diagnose(websift: Websift, config: ResolvedConfig): Promise<DoctorReport> {
+export async function diagnose(
+  websift: Websift,
+  config: ResolvedConfig,
+  options: DiagnoseOptions = {},
+): Promise<DoctorReport> {
   const env = config.env;
-  const ddg = await probe(websift, "duckduckgo");
+  const engines = options.live ? await liveCanaries(websift, config, options.settings) : undefined;
+  // With the canaries, DuckDuckGo's is the one request made to it: a second one only risks a challenge.
+  const ddgCanary = engines?.find((e) => e.engine === "duckduckgo");
+  const ddg = ddgCanary
+    ? { status: ddgCanary.status, ms: ddgCanary.ms, detail: ddgCanary.detail }
+    : await probe(websift, "duckduckgo");
   const online: DoctorReport["online"] =
-    ddg.status === "offline"
+    ddg.status === "offline" || (engines?.length && engines.every((e) => e.verdict === "unreachable"))
       ? false
       : ["ok", "empty", "blocked", "rate_limited"].includes(ddg.status)
         ? true
@@ -70,6 +107,7 @@ export async function diagnose(websift: Websift, config: ResolvedConfig): Promis
     searxng,
     proxy: proxy ? { inUse: true, via: withoutPassword(proxy) } : { inUse: false },
     chromium: { available: chromiumAvailable(), path: CHROMIUM_PATH },
+    ...(engines ? { live: { query: CANARY_QUERY, engines } } : {}),
     config: {
       file: config.file,
       settings: config.settings
@@ -85,6 +123,74 @@ async function probe(websift: Websift, provider: string): Promise<DoctorReport["
   const detail = r.status === "ok" ? `${r.results.length} result(s)` : (r.error ?? r.status);
   return { status: r.status, ms: Date.now() - t0, detail };
 }
+
+/**
+ * One canary query to every keyless engine at once, straight to the engine rather than through the chain: a
+ * canary asks even an engine the chain is resting. What it learns (a challenge, a rate limit) is written to the
+ * health memory like any search's, so the next searches honour it.
+ */
+export async function liveCanaries(
+  websift: Websift,
+  config: ResolvedConfig,
+  settings: Record<string, unknown> = {},
+): Promise<EngineCanary[]> {
+  const ctx: ProviderContext = {
+    net: websift.net,
+    env: config.env,
+    store: websift.store,
+    log: () => {},
+    settings: { ...config.toWebsiftConfig().settings, ...settings },
+  };
+  const engines = websift.providers.filter((p) => p.kind === "keyless" && p.configured(config.env));
+  return Promise.all(engines.map((p) => canary(p, ctx)));
+}
+
+async function canary(provider: Provider, ctx: ProviderContext): Promise<EngineCanary> {
+  const t0 = Date.now();
+  const deadline = Deadline.after(Math.min(CANARY_MS, provider.budgetMs + 1000));
+  const outcome: ProviderOutcome = await provider
+    .search({ query: CANARY_QUERY, limit: 5 }, ctx, deadline)
+    .catch((err) => ({
+      status: "error" as const,
+      code: "provider_error",
+      message: `${provider.name} failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`,
+    }));
+  deadline.abort();
+  const ms = Date.now() - t0;
+  if (outcome.status === "ok" || outcome.status === "empty") {
+    const found = outcome.status === "ok" ? outcome.hits.length : 0;
+    const detail = found
+      ? `${found} result(s)`
+      : "answer" in outcome && outcome.answer
+        ? "an answer, no results"
+        : "no results";
+    return { engine: provider.name, verdict: "answered", status: outcome.status, ms, detail };
+  }
+  if (provider.cooldowns !== "self") await recordFailure(ctx.store, provider.name, outcome);
+  return {
+    engine: provider.name,
+    verdict: verdictOf(outcome),
+    status: outcome.status,
+    ms,
+    detail: outcome.message,
+  };
+}
+
+function verdictOf(failure: Failure): CanaryVerdict {
+  if (["blocked", "rate_limited", "quota"].includes(failure.status)) return "challenged";
+  if (failure.status === "error" && failure.code === "unknown_page") return "layout_unrecognised";
+  if (failure.status === "offline" || failure.status === "timeout" || unreachable(failure.code))
+    return "unreachable";
+  return "failed";
+}
+
+const VERDICT_TEXT: Record<CanaryVerdict, string> = {
+  answered: "answered",
+  challenged: "challenged",
+  layout_unrecognised: "layout unrecognised",
+  unreachable: "unreachable",
+  failed: "failed",
+};
 
 /** Every provider: configured, paid and frozen, and until when it (or a DuckDuckGo region) is cooling down. */
 export async function providerHealth(
@@ -165,5 +271,15 @@ export function doctorText(r: DoctorReport): string {
     `config:     ${r.config.file ?? "no config file"}`,
     ...r.config.settings.map((s) => `  ${s.key} = ${s.value} (${s.source === "env" ? s.env : s.source})`),
   ];
+  if (r.live) {
+    const width = Math.max(...r.live.engines.map((e) => e.engine.length));
+    lines.push(
+      `live:       one canary query per keyless engine ('${r.live.query}')`,
+      ...r.live.engines.map(
+        (e) =>
+          `  ${e.engine.padEnd(width)}  ${VERDICT_TEXT[e.verdict]}${e.verdict === "answered" ? ` (${e.detail}, ${e.ms} ms)` : `: ${e.detail}`}`,
+      ),
+    );
+  }
   return lines.join("\n");
 }

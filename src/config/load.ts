@@ -3,7 +3,16 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import dotenv from "dotenv";
 import type { WebsiftConfig } from "../websift.js";
-import { fileSchema, fromEnv, SETTINGS, type SettingSpec, toEnv } from "./schema.js";
+import {
+  fileSchema,
+  fromEnv,
+  isSwitch,
+  OTHER_VARIABLES,
+  providerSettings,
+  SETTINGS,
+  type SettingSpec,
+  toEnv,
+} from "./schema.js";
 
 export type SettingSource = "default" | "file" | "env";
 
@@ -50,6 +59,8 @@ export interface LoadConfigOptions {
   env?: Record<string, string | undefined>;
   /** The `.env` file (default `.env` in cwd). */
   envPath?: string;
+  /** Where a warning about a setting goes (default stderr). */
+  warn?: (line: string) => void;
 }
 
 export const CONFIG_FILE_NAME = "websift.config.json";
@@ -69,6 +80,10 @@ export function loadConfig(options: LoadConfigOptions = {}): ResolvedConfig {
   const dotEnvPath = options.envPath ?? join(cwd, ".env");
   const dotEnv = existsSync(dotEnvPath) ? dotenv.parse(readFileSync(dotEnvPath)) : {};
   const env: Record<string, string | undefined> = { ...dotEnv, ...realEnv };
+  const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
+  for (const name of unknownVariables(Object.keys(dotEnv))) warn(unknownVariableLine(name, dotEnvPath));
+  for (const name of unknownVariables(Object.keys(realEnv)))
+    warn(unknownVariableLine(name, "the environment"));
 
   const file = findConfigFile(cwd, home);
   const fromFile = file ? readConfigFile(file) : {};
@@ -117,6 +132,7 @@ export function loadConfig(options: LoadConfigOptions = {}): ResolvedConfig {
         settings: { ...providers, ...(braveRate !== undefined ? { braveRatePerSec: braveRate } : {}) },
         timeoutMs: timeout !== undefined ? timeout * 1000 : undefined,
         enabled: enabled ?? true,
+        wikipediaFallback: settingOf<boolean>("wikipediaFallback") ?? true,
         providerOrder: order ? order.split(",") : undefined,
         defaults: {
           limit: settingOf<number>("maxResults"),
@@ -141,6 +157,17 @@ function readConfigFile(path: string) {
     );
   }
   if (data && typeof data === "object" && !Array.isArray(data)) {
+    const tuning = (data as { providers?: unknown }).providers;
+    if (tuning && typeof tuning === "object" && !Array.isArray(tuning))
+      for (const name of Object.keys(tuning))
+        if (!(name in providerSettings.shape))
+          throw new ConfigError(
+            `providers.${name}`,
+            path,
+            name === "wikipedia"
+              ? 'is not a setting: to turn the Wikipedia fallback off, set "wikipediaFallback": false'
+              : `unknown provider setting (known: ${Object.keys(providerSettings.shape).join(", ")})`,
+          );
     for (const name of Object.keys(data)) {
       const secret = SETTINGS.find((s) => s.secret && (s.key === name || s.env === name));
       if (secret)
@@ -162,9 +189,48 @@ function readConfigFile(path: string) {
   return parsed.data;
 }
 
+const KNOWN_VARIABLES = new Set([...SETTINGS.map((s) => s.env), ...OTHER_VARIABLES]);
+
+/** WEBSIFT_ names nothing reads: a typo that would otherwise look as if it worked. */
+function unknownVariables(names: string[]): string[] {
+  return names.filter((n) => n.startsWith("WEBSIFT_") && !KNOWN_VARIABLES.has(n));
+}
+
+function unknownVariableLine(name: string, where: string): string {
+  const near = closest(name, [...KNOWN_VARIABLES]);
+  return `websift: ${where}: ${name} is not a websift setting and is ignored${near ? ` (did you mean ${near}?)` : ""}`;
+}
+
+/** The known name a typo most likely meant: at most two edits away (a few lines, not worth a dependency). */
+function closest(name: string, known: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of known) {
+    const d = editDistance(name, candidate);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length];
+}
+
 function checkEnv(spec: SettingSpec, raw: string): unknown {
   const value = fromEnv(spec, raw);
   if (value === undefined) return undefined;
+  if (isSwitch(spec) && typeof value !== "boolean")
+    throw new ConfigError(spec.env, "environment", `is a switch: set it to 1 (on) or 0 (off), not "${raw}"`);
   const ok = spec.schema.safeParse(value);
   if (!ok.success) throw new ConfigError(spec.env, "environment", ok.error.issues[0]?.message ?? "invalid");
   return value;

@@ -13,6 +13,8 @@ export interface SettingSpec {
   schema: z.ZodType;
   /** One line for `websift doctor` and docs. */
   about: string;
+  /** A switch that is on unless set off (`0`, `false`, `off`, `no`). */
+  defaultOn?: boolean;
 }
 
 const seconds = z.number().positive().max(600);
@@ -33,6 +35,15 @@ export const SETTINGS: readonly SettingSpec[] = [
     secret: false,
     schema: boolFlag,
     about: "false: no request leaves",
+    defaultOn: true,
+  },
+  {
+    key: "wikipediaFallback",
+    env: "WEBSIFT_WIKIPEDIA_FALLBACK",
+    secret: false,
+    schema: boolFlag,
+    about: "false: Wikipedia is never searched (reading a Wikipedia page still works)",
+    defaultOn: true,
   },
   {
     key: "enablePaid",
@@ -128,6 +139,28 @@ export const SETTINGS: readonly SettingSpec[] = [
     about: "port of `websift mcp --http`",
   },
   {
+    key: "mcpWaitSeconds",
+    env: "WEBSIFT_MCP_WAIT_SECONDS",
+    secret: false,
+    schema: z.number().min(0).max(600),
+    about:
+      "seconds an MCP tool call waits for its lookup before answering that it is still running (default 25)",
+  },
+  {
+    key: "mcpAllowedHosts",
+    env: "WEBSIFT_MCP_ALLOWED_HOSTS",
+    secret: false,
+    schema: z.string(),
+    about: "extra Host names `websift mcp --http` answers to, comma-separated (name, or name:port)",
+  },
+  {
+    key: "mcpAllowedOrigins",
+    env: "WEBSIFT_MCP_ALLOWED_ORIGINS",
+    secret: false,
+    schema: z.string(),
+    about: "browser origins allowed to call `websift mcp --http`, comma-separated",
+  },
+  {
     key: "serveHost",
     env: "WEBSIFT_SERVE_HOST",
     secret: false,
@@ -147,6 +180,13 @@ export const SETTINGS: readonly SettingSpec[] = [
     secret: true,
     schema: z.string(),
     about: "bearer token for `websift serve`",
+  },
+  {
+    key: "adminToken",
+    env: "WEBSIFT_ADMIN_TOKEN",
+    secret: true,
+    schema: z.string(),
+    about: "bearer token for the admin routes of `websift serve` (switch, settings, keys)",
   },
   {
     key: "braveApiKey",
@@ -196,9 +236,36 @@ export const SETTINGS: readonly SettingSpec[] = [
   },
 ];
 
+/**
+ * Variables websift reads that are not settings of the file (endpoints, stores, tokens of the surfaces). With
+ * SETTINGS they are every WEBSIFT_ name there is; a test keeps the list true to the code.
+ */
+export const OTHER_VARIABLES: readonly string[] = [
+  "WEBSIFT_ADMIN_TOKEN",
+  "WEBSIFT_BROWSER_CDP_URL",
+  "WEBSIFT_BROWSER_ENGINE",
+  "WEBSIFT_LLM_API_KEY",
+  "WEBSIFT_LLM_BASE_URL",
+  "WEBSIFT_LLM_MODEL",
+  "WEBSIFT_MCP_ALLOWED_HOSTS",
+  "WEBSIFT_MCP_ALLOWED_ORIGINS",
+  "WEBSIFT_REDIS_URL",
+  "WEBSIFT_STORE",
+];
+
 /** Settings that live in nested objects of the file rather than in the table above. */
 const budgets = z.record(z.string().regex(/^[a-z][a-z0-9-]*$/), z.number().int().positive().max(600_000));
-const providerSettings = z.record(z.string(), z.union([z.number(), z.string(), z.boolean()]));
+/** Provider tuning the providers actually read; anything else in `providers` is a mistake worth naming. */
+export const providerSettings = z.strictObject({
+  /** Pause before DuckDuckGo's next region after a challenge. */
+  ddgRetryDelayMs: z.number().int().min(0).max(60_000).optional(),
+  /** How long a challenged DuckDuckGo region rests. */
+  ddgCooldownMs: z.number().int().min(0).max(86_400_000).optional(),
+  /** Your own contact in the User-Agent Wikimedia asks for. */
+  wikipediaUserAgent: z.string().min(1).max(300).optional(),
+  /** Brave plan's requests per second (also the top-level braveRatePerSec). */
+  braveRatePerSec: z.number().positive().max(1000).optional(),
+});
 
 /** The config file: known keys only, so a typo is an error instead of a silently ignored setting. */
 export const fileSchema = z.strictObject({
@@ -206,23 +273,26 @@ export const fileSchema = z.strictObject({
   ...Object.fromEntries(SETTINGS.filter((s) => !s.secret).map((s) => [s.key, s.schema.optional()])),
   /** Per-provider budgets in ms, e.g. { "brave": 3000 }. */
   budgets: budgets.optional(),
-  /** Provider tuning passed through as-is (ddgRetryDelayMs, ddgCooldownMs, …). */
+  /** Provider tuning (ddgRetryDelayMs, ddgCooldownMs, wikipediaUserAgent, braveRatePerSec). */
   providers: providerSettings.optional(),
 });
 
-export type FileConfig = z.infer<typeof fileSchema>;
-
-/** Parses an environment value into the setting's type; undefined for an empty value. */
+/**
+ * Parses an environment value into the setting's type; undefined for an empty value. A switch is "1" or "0":
+ * the code below the loader reads the raw variable too, so "true" would be on here and off there; anything else
+ * is returned as is for the loader to refuse by name.
+ */
 export function fromEnv(spec: SettingSpec, raw: string): unknown {
   if (raw === "") return undefined;
-  if (spec.schema === boolFlag) return spec.env === "WEBSIFT_ENABLED" ? raw !== "0" : raw === "1";
+  if (spec.schema === boolFlag) return raw === "1" ? true : raw === "0" ? false : raw;
   if (spec.schema instanceof z.ZodNumber) return Number(raw);
   return raw;
 }
 
+export const isSwitch = (spec: SettingSpec) => spec.schema === boolFlag;
+
 /** The environment spelling of a file value, so providers that read `env` see file settings too. */
 export function toEnv(spec: SettingSpec, value: unknown): string {
-  if (typeof value === "boolean")
-    return spec.env === "WEBSIFT_ENABLED" ? (value ? "1" : "0") : value ? "1" : "";
+  if (typeof value === "boolean") return value ? "1" : spec.defaultOn ? "0" : "";
   return String(value);
 }

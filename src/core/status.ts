@@ -24,6 +24,8 @@ export interface Attempt {
   error?: string;
   /** Seconds until the provider may be asked again. */
   retryAfter?: number;
+  /** `scope: "code"`: how many of the provider's results the code-domain filter removed (0 when none). */
+  domain_filtered_out?: number;
 }
 
 /** A failure as a value: a stable code for programs, a one-line message for an LLM. */

@@ -1,6 +1,7 @@
 import { Deadline } from "../core/deadline.js";
 import type { Attempt, Status } from "../core/status.js";
 import type { SearchResponse } from "../search/chain.js";
+import { FAILURE_PRIORITY, unreachable } from "../search/failure-summary.js";
 import type { SearchOptions } from "../search/options.js";
 import type { ProviderAnswer } from "../search/provider.js";
 import { cascade, type ReadFn } from "./cascade.js";
@@ -48,13 +49,36 @@ export interface AnswerDeps {
   route?: (route: Route, query: string, deadline: Deadline) => Promise<AnswerResult | undefined>;
   cascadeCapMs?: number;
   totalMs?: number;
+  /** false: the operator turned the Wikipedia fallback off. */
+  wikipedia?: boolean;
 }
 
 const ROUTE_RESERVE_MS = 8000;
 
-/** websift's main job: a question in, an honest fenced envelope out. */
+/**
+ * websift's main job: a question in, an honest fenced envelope out. Progress says each step once, as it
+ * happens: each provider's attempt, each page read, and nothing once the answer is out (reads the cascade
+ * stopped still settle later, and a caller's listener may be gone by then).
+ */
 export async function answer(query: string, options: AnswerOptions, deps: AnswerDeps): Promise<AnswerResult> {
-  const progress = options.onProgress ?? (() => {});
+  const listener = options.onProgress;
+  if (!listener) return answerQuery(query, options, deps, () => {});
+  let open = true;
+  try {
+    return await answerQuery(query, options, deps, (line) => {
+      if (open) listener(line);
+    });
+  } finally {
+    open = false;
+  }
+}
+
+async function answerQuery(
+  query: string,
+  options: AnswerOptions,
+  deps: AnswerDeps,
+  progress: (line: string) => void,
+): Promise<AnswerResult> {
   const apart = options.mode === "sources";
   if (!(await deps.enabled()))
     return { status: "disabled", envelope: disabledEnvelope(), sources: [], attempts: [] };
@@ -72,29 +96,41 @@ export async function answer(query: string, options: AnswerOptions, deps: Answer
 
   const deadline = Deadline.fromSignal(options.signal, options.timeoutMs ?? deps.totalMs ?? 20_000);
   const attempts: Attempt[] = [];
-  progress(progressLine.searching(q));
+  // One line per provider attempt; DuckDuckGo's block and emptiness in the words the voice assistant used.
+  const attempted = (a: Attempt) => {
+    if (a.provider === "duckduckgo" && (a.status === "blocked" || a.status === "rate_limited"))
+      progress(progressLine.ddgBlocked);
+    else if (a.provider === "duckduckgo" && a.status === "empty") progress(progressLine.ddgEmpty);
+    else progress(progressLine.attempt(a));
+  };
 
   if (options.route && deps.route) {
     // The route gets what is left minus a reserve, so falling through still leaves the pipeline time to answer.
     const routeBudget = Math.max(0, deadline.remaining() - ROUTE_RESERVE_MS);
     const routed = await deps.route(options.route, q, deadline.child(routeBudget)).catch(() => undefined);
-    if (routed && routed.status === "ok") return routed;
-    if (routed) attempts.push(...routed.attempts);
+    if (routed && routed.status === "ok") {
+      progress(progressLine.answered(routed.provider ?? options.route));
+      return routed;
+    }
+    if (routed) {
+      attempts.push(...routed.attempts);
+      routed.attempts.forEach(attempted);
+    }
   }
 
+  // Said when the search starts, not before a route that may answer alone.
+  progress(progressLine.searching(q));
   const [instant, search] = await Promise.all([
-    deps.instant(q, deadline.child(4000)),
+    deps.instant(q, deadline.child(4000)).then((r) => {
+      attempted(r.attempt);
+      return r;
+    }),
     deps.search(q, {
       limit: 5,
       language: options.language,
       deadline: deadline.child(),
       exclude: ["wikipedia"],
-      onAttempt: (a) => {
-        if (a.provider === "duckduckgo") {
-          if (a.status === "blocked" || a.status === "rate_limited") progress(progressLine.ddgBlocked);
-          else if (a.status === "empty") progress(progressLine.ddgEmpty);
-        }
-      },
+      onAttempt: attempted,
     }),
   ]);
   attempts.push(instant.attempt, ...search.attempted);
@@ -136,6 +172,7 @@ export async function answer(query: string, options: AnswerOptions, deps: Answer
       deps.read(maxChars, q),
       deadline,
       deps.cascadeCapMs ?? 8000,
+      (url, a) => progress(progressLine.read(url, a)),
     );
     attempts.push(...result.attempts);
     if (result.page) {
@@ -168,13 +205,15 @@ export async function answer(query: string, options: AnswerOptions, deps: Answer
   }
 
   // Nothing readable: the rest of the chain (Wikipedia by the utterance's language), if time allows.
-  if (deadline.remaining() > 1500) {
+  let wiki: SearchResponse | undefined;
+  if (deps.wikipedia !== false && deadline.remaining() > 1500) {
     progress(progressLine.wikipedia(options.language ?? "en", q));
-    const wiki = await deps.search(q, {
+    wiki = await deps.search(q, {
       provider: "wikipedia",
       language: options.language,
       deadline: deadline.child(),
       limit: 1,
+      onAttempt: attempted,
     });
     attempts.push(...wiki.attempted);
     const summary =
@@ -202,12 +241,29 @@ export async function answer(query: string, options: AnswerOptions, deps: Answer
   }
 
   if (sources.length) return done("partial", linksOnlyEnvelope({ query: q, sourcesApart: apart, sources }));
-  if (search.status === "offline") return done("offline", offlineEnvelope(q));
-  if (search.status === "blocked" || search.status === "rate_limited")
-    return done(search.status, rateLimitedEnvelope(q));
-  if (search.status === "empty") return done("empty", failureEnvelope(q, "no results were found"));
-  return done(
-    search.status === "ok" ? "error" : search.status,
-    failureEnvelope(q, search.error ?? "every search provider failed"),
-  );
+  const failure = overallFailure(search, wiki);
+  if (failure.status === "offline") return done("offline", offlineEnvelope(q));
+  if (failure.status === "blocked" || failure.status === "rate_limited")
+    return done(failure.status, rateLimitedEnvelope(q));
+  if (failure.status === "empty") return done("empty", failureEnvelope(q, "no results were found"));
+  return done(failure.status, failureEnvelope(q, failure.error ?? "every search provider failed"));
+}
+
+/**
+ * The search and the Wikipedia fallback ranked as the chain ranks its providers, so `answer` and a `search` of
+ * the same world name the same failure: offline only when Wikipedia could not be reached either.
+ */
+function overallFailure(
+  search: SearchResponse,
+  wiki: SearchResponse | undefined,
+): { status: Status; error?: string } {
+  const failures = [search, ...(wiki && wiki.status !== "ok" ? [wiki] : [])];
+  if (
+    search.status === "offline" &&
+    (!wiki || wiki.status === "offline" || (wiki.status !== "ok" && unreachable(wiki.code)))
+  )
+    return { status: "offline", error: search.error };
+  const ranked = FAILURE_PRIORITY.map((st) => failures.find((f) => f.status === st)).find(Boolean);
+  const pick = ranked ?? search;
+  return { status: pick.status === "ok" ? "error" : pick.status, error: pick.error };
 }

@@ -34,6 +34,7 @@ export function cascade(
   read: ReadFn,
   deadline: Deadline,
   capMs: number,
+  onRead?: (url: string, attempt: Attempt) => void,
 ): Promise<CascadeResult> {
   const cap = deadline.child(capMs);
   const attempts: Attempt[] = [];
@@ -68,13 +69,15 @@ export function cascade(
           const ms = Date.now() - started;
           const text = `${page.title ?? ""}\n${page.markdown ?? ""}`;
           const relevant = page.status === "ok" && !!page.markdown?.trim() && sharedTokens(query, text) > 0;
-          attempts.push({
+          const attempt: Attempt = {
             provider: `read:${hostOf(candidate.url)}`,
             status: relevant ? "ok" : page.status === "ok" ? "empty" : (page.status as Attempt["status"]),
             ms,
             ...(page.status === "ok" && !relevant ? { error: "page shares no word with the question" } : {}),
             ...(page.status !== "ok" && page.error ? { error: page.error } : {}),
-          });
+          };
+          attempts.push(attempt);
+          if (!done) onRead?.(candidate.url, attempt);
           verdicts[i] = relevant ? page : null;
           settle(false);
         });

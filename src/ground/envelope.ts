@@ -88,8 +88,8 @@ export function failureEnvelope(query: string, reason: string): string {
 export function offlineEnvelope(query: string): string {
   return [
     WEB_NOTICE,
-    `No web search was made for ${quoted(query)}: this device has no network connection.`,
-    "Tell the user you are offline and cannot look things up right now. Do not claim that you searched, and do not present anything from memory as a search result.",
+    `No web search was made for ${quoted(query)}: web search is unavailable because no search engine could be reached (this device looks offline).`,
+    "Tell the user web search is unavailable right now because the device seems to be offline. Do not claim that you searched, and do not present anything from memory as a search result.",
   ].join("\n");
 }
 

@@ -1,3 +1,5 @@
+import type { Attempt } from "../core/status.js";
+
 /** Progress lines for callbacks and the CLI's stderr: never part of the envelope. */
 export const progressLine = {
   searching: (q: string) => `🌐 Searching the web for '${q}'…`,
@@ -5,4 +7,6 @@ export const progressLine = {
   ddgEmpty: "⚠️ No DuckDuckGo results found.",
   wikipedia: (lang: string, q: string) => `📚 Searching Wikipedia (${lang}) for '${q}'…`,
   answered: (provider: string) => `✅ Answered via ${provider}.`,
+  attempt: (a: Attempt) => `${a.provider}: ${a.status}${a.count !== undefined ? ` (${a.count})` : ""}`,
+  read: (url: string, a: Attempt) => `📄 Read ${url}: ${a.status}${a.error ? ` (${a.error})` : ""}`,
 };

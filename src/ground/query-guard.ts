@@ -11,6 +11,10 @@ export type QueryVerdict = { ok: true } | { ok: false; reason: string };
  * 1. Any secret the redactor recognises: refused.
  * 2. Home-directory paths are refused whatever the phrasing: `~/…` and `~user/…`, `/Users/<name>`,
  *    `/home/<name>`, `/root/…`, macOS `/private/var/folders/…`. They name a person and their files.
+ *    Paths rooted in an environment variable are home paths too, in every shell's spelling: `$HOME/…`,
+ *    `${HOME}/…`, `"$HOME"/…`, `%USERPROFILE%\…`, `%APPDATA%\…`, `$env:USERPROFILE\…`, `${env:APPDATA}\…`, any
+ *    variable name. The one bare `$NAME/` shape left alone is a ticker pair (`$BTC/USD`): three to five
+ *    capitals on each side.
  * 3. Windows drive paths (`C:\…`, `C:/…`) and UNC paths (`\\server\share`) and `file:` URLs: refused.
  * 4. Glob patterns (`/foo/*`, `src/*.js`, a `**` path segment as in `**` + `/*.ts`): refused. A lone
  *    C comment marker and arithmetic (`2**10`, `3*4/2`) are not globs.
@@ -32,6 +36,8 @@ export function guardQuery(query: string): QueryVerdict {
     return refuse(`the query contains a secret (${secrets.map((s) => s.kind).join(", ")})`);
   }
   if (TILDE_PATH.test(text)) return refuse("the query contains a home-directory path (~/…)");
+  const rooted = envRootedPath(text);
+  if (rooted) return refuse(`the query contains a path rooted in an environment variable (${rooted}…)`);
   if (WINDOWS_PATH.test(text) || UNC_PATH.test(text)) return refuse("the query contains a Windows file path");
   if (FILE_URL.test(text)) return refuse("the query contains a file: URL");
   const glob = findGlob(text);
@@ -50,6 +56,20 @@ function refuse(reason: string): QueryVerdict {
 }
 
 const TILDE_PATH = /(?<![\w~])~(?:[A-Za-z_][\w.-]*)?[/\\]/;
+// `${HOME}`, `${env:APPDATA}`, `$env:USERPROFILE`, `%APPDATA%`, `$HOME`, each optionally quoted, then a separator.
+const ENV_ROOTED_PATH =
+  /(?<![\w$%])["']?(\$\{[A-Za-z_][\w:]*\}|\$env:[A-Za-z_]\w*|%[A-Za-z_][\w()]*%|\$([A-Za-z_]\w*))["']?[\\/]([^\s\\/]*)/gi;
+const TICKER_PAIR = /^[A-Z]{3,5}$/;
+
+function envRootedPath(text: string): string | undefined {
+  for (const match of text.matchAll(ENV_ROOTED_PATH)) {
+    const [, root, bare, next] = match;
+    if (bare !== undefined && TICKER_PAIR.test(bare) && TICKER_PAIR.test(next ?? "")) continue;
+    return `${root}/`;
+  }
+  return undefined;
+}
+
 const WINDOWS_PATH = /(?<![\p{L}\p{N}])[A-Za-z]:[\\/]/u;
 const UNC_PATH = /(?<![\w\\])\\\\[\w.$-]+\\[\w.$-]/;
 const FILE_URL = /\bfile:\/\//i;

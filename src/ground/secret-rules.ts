@@ -1,35 +1,23 @@
+import { ASSIGNMENT_RULE } from "./secret-assignment.js";
+import { PREFIXED_RULES } from "./secret-prefixed.js";
+import { mixesLettersAndDigits, rule, type SecretRule, shannonEntropy } from "./secret-rule.js";
+
+export type { SecretRule } from "./secret-rule.js";
+
 /**
- * The secret patterns the redactor knows, written from gitleaks' published rules (config/gitleaks.toml,
- * rule ids cited per entry). secretlint's presets would have been the maintained alternative, but they
- * need Node 22 and lint asynchronously, while the redactor runs synchronously on every title, snippet,
- * page and error.
+ * The secret patterns the redactor knows, checked against the families of gitleaks' published rules
+ * (config/gitleaks.toml) and trufflehog's detectors (URIs, connection strings, cloud key files). secretlint's
+ * presets would have been the maintained alternative, but they need Node 22 and lint asynchronously, while the
+ * redactor runs synchronously on every title, snippet, page and error.
  *
- * Where gitleaks is strict about length we are a little looser (`{36,}` where it says `{36}`): a
- * redactor that misses a slightly longer real token leaks it, one that hides a slightly longer fake
- * costs nothing. Every rule still needs a vendor prefix or an explicit context (a header, a key name), so
- * hex digests, UUIDs, git SHAs and prose never match.
+ * Ordered from specific to generic: where two rules claim the same span, the earlier names it. Every rule needs a
+ * vendor prefix or an explicit context (a header, a key name, a label), so hex digests, UUIDs, git SHAs and prose
+ * never match; the generic assignment rule adds an entropy test on top of the name.
  */
-export interface SecretRule {
-  kind: string;
-  /** Global, with the `d` flag when `group` is set, so the secret's own span is known. */
-  pattern: RegExp;
-  /** Capture group holding the secret when the match also carries context that should stay readable. */
-  group?: number;
-  /** Last check on the secret itself, for shapes a regex cannot tell from prose. */
-  accept?: (secret: string) => boolean;
-}
 
-// The end of a token: gitleaks' `(?:[\x60'"\s;]|\\[nr]|$)`, as a lookahead so the delimiter stays put.
-const END = String.raw`(?=[\x60'"\s;,.)\]}>]|\\[nr]|$)`;
-
-function rule(kind: string, source: string, flags = "g", extra: Partial<SecretRule> = {}): SecretRule {
-  const needsIndices = extra.group !== undefined && !flags.includes("d");
-  return { kind, pattern: new RegExp(source, needsIndices ? `${flags}d` : flags), ...extra };
-}
-
-/** A bearer value is a token, not the next word of a sentence ("Bearer authentication"). */
+/** A bearer value is a token, not the next word of a sentence ("Bearer authentication", "Bearer Tokens"). */
 function looksLikeToken(value: string): boolean {
-  return /\d/.test(value) || /[-._~+/]/.test(value) || (/[a-z]/.test(value) && /[A-Z]/.test(value));
+  return /\d/.test(value) || /[-._~+/]/.test(value) || /[a-z][A-Z]/.test(value);
 }
 
 /** Basic credentials are base64 of "user:password"; an English word after "Basic" never decodes so. */
@@ -38,71 +26,94 @@ function isBasicCredential(value: string): boolean {
   return /^[\x20-\x7e]+$/.test(decoded) && /^[^:]+:./.test(decoded);
 }
 
-/** Ordered from specific to generic: where two rules claim the same span, the earlier names it. */
+/** `$TOKEN`, `${PASSWORD}`, `%PASS%`, `<password>`, `{{ secret }}`: a reference to a secret, not one. */
+const notReference = (value: string) => !/[$%<>{}]/.test(value) && !/^(?:\*+|x+|\.+)$/i.test(value);
+
 export const SECRET_RULES: SecretRule[] = [
-  // private-key
+  // private-key: PEM blocks, whole, with or without their END line (a cut page may have lost it). The body is
+  // what a PEM body can hold, not anything up to an END: a page of BEGIN lines would otherwise rescan to its end
+  // from each of them.
   rule(
     "private-key",
-    String.raw`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|(?:(?:\s|\\n)*[A-Za-z0-9+/=]{16,})*)`,
+    String.raw`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:(?:[A-Za-z0-9+/=\s]|\\n|(?:Proc-Type|DEK-Info|Comment):[^\n]*)*?-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|(?:(?:\s|\\n)*[A-Za-z0-9+/=]{16,})*)`,
+    {},
   ),
+  // PuTTY key files carry their private half after a line count (trufflehog's privatekey detector)
+  rule("private-key", String.raw`Private-Lines:[ \t]*\d+(?:\r?\n[A-Za-z0-9+/=]{4,}(?=\r?\n|$))+`, {}),
   // gcp-service-account (gitleaks matches the key file by path; here the JSON field itself is the context)
-  rule("gcp-service-account-key", String.raw`"private_key"\s*:\s*"([^"]{32,})"`, "g", { group: 1 }),
-  // anthropic-api-key, anthropic-admin-api-key
-  rule("anthropic-api-key", String.raw`\bsk-ant-[a-z]+\d*-[A-Za-z0-9_-]{20,}${END}`),
-  // openai-api-key: project, service-account and admin keys, then the legacy shape
-  rule("openai-api-key", String.raw`\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}${END}`),
-  rule("openai-api-key", String.raw`\bsk-[A-Za-z0-9]{32,}${END}`),
-  // github-pat, github-oauth, github-app-token, github-refresh-token, github-fine-grained-pat
-  rule("github-token", String.raw`\bgh[pousr]_[A-Za-z0-9]{36,255}\b`),
-  rule("github-token", String.raw`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`),
-  // gitlab-pat, gitlab-pat-routable, gitlab-deploy-token, gitlab-runner-authentication-token, gitlab-ptt, …
+  rule("gcp-service-account-key", String.raw`"private_key"\s*:\s*"([^"]{32,})"`, {
+    group: 1,
+  }),
+  // private keys written in hex where the text says they are keys (a bare 64-hex run is usually a hash). This
+  // rule and the next few start at a rare literal and look behind for their context: V8 tries a pattern that
+  // opens with an alternation of common letters at nearly every position of a page.
   rule(
-    "gitlab-token",
-    String.raw`\bgl(?:pat|dt|rt|cbt|ptt|ft|imt|agent|oas|soat|ffct)-[A-Za-z0-9_.-]{20,300}${END}`,
+    "hex-private-key",
+    String.raw`key(?<=\b(?:priv(?:ate)?|secret|signing|wallet|account|ed25519|secp256k1)[ _-]?key)\b[^\n]{0,24}?\b((?:0x)?[0-9a-fA-F]{64})(?![0-9a-fA-F])`,
+    { flags: "gi", group: 1 },
   ),
-  rule("gitlab-token", String.raw`\bGR1348941[A-Za-z0-9_-]{20,}\b`),
-  // aws-access-token (gitleaks allowlists the docs' …EXAMPLE id; we redact it like any other)
-  rule("aws-access-key-id", String.raw`\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`),
+  ...PREFIXED_RULES,
   // aws secret: 40 base64 characters are everywhere, so only a named key counts
   rule(
     "aws-secret-access-key",
     String.raw`\b(?:aws_?secret_?(?:access_?)?key|secret_?access_?key|aws_?secret)["']?\s*(?:=|:|=>)\s*["']?([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])`,
-    "gi",
+    { flags: "gi", group: 1 },
+  ),
+  // Azure storage and Service Bus connection strings, and shared access signatures in URLs (trufflehog's
+  // azure_storage, azuresastoken); S3 and GCS presigned URLs carry their signature the same way
+  rule("azure-key", String.raw`(?<![\w])(?:AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{20,}={0,2})`, {
+    group: 1,
+  }),
+  rule(
+    "url-signature",
+    "[?&](?:sig|X-Amz-Signature|X-Goog-Signature|Signature)=((?:[A-Za-z0-9+/_-]|%[0-9A-Fa-f]{2}){20,}=*)",
     { group: 1 },
   ),
-  // stripe-access-token
-  rule("stripe-key", String.raw`\b(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,247}\b`),
-  // slack-webhook-url
+  // Password=…; in ADO.NET, ODBC and JDBC connection strings: the `;` is the context, so any value counts
   rule(
-    "slack-webhook",
-    String.raw`(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,}`,
+    "connection-string-password",
+    String.raw`=(?<=(?<![\w])(?:Password|Pwd)[ \t]*=)[ \t]*([^;"'\s]{3,200})(?=;)`,
+    {
+      flags: "gi",
+      group: 1,
+      accept: notReference,
+    },
   ),
-  // slack-bot-token, slack-user-token, slack-legacy-*, slack-config-*
-  rule("slack-token", String.raw`\bxox[abposer]-[A-Za-z0-9-]{10,}`),
-  // slack-app-token
-  rule("slack-token", String.raw`\bxapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+`, "gi"),
-  // npm-access-token
-  rule("npm-token", String.raw`\bnpm_[A-Za-z0-9]{36,}\b`),
-  // pypi-upload-token
-  rule("pypi-token", String.raw`\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`),
-  // huggingface-access-token, huggingface-organization-api-token
-  rule("huggingface-token", String.raw`\b(?:hf|api_org)_[A-Za-z0-9]{30,}\b`),
-  // gcp-api-key
-  rule("google-api-key", String.raw`\bAIza[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])`),
-  // jwt
-  rule("jwt", String.raw`\bey[A-Za-z0-9_-]{10,}\.ey[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*`),
+  // nuget-config-password
+  rule("nuget-password", String.raw`<add\s+key="(?:ClearText)?Password"\s+value="([^"]{1,200})"`, {
+    flags: "gi",
+    group: 1,
+    accept: notReference,
+  }),
+  // curl-auth-user
+  rule(
+    "curl-credentials",
+    String.raw`\bcurl\b[^\n]{0,300}?\s(?:-u|--user)(?:[ \t]+|=)["']?([^\s"':]{1,64}:[^\s"']{3,200})`,
+    { group: 1, accept: notReference },
+  ),
   // curl-auth-header, generalised to any Authorization value wherever it appears
-  rule("authorization", String.raw`\bBearer\s+([A-Za-z0-9._~+/-]{6,}=*)`, "gi", {
+  rule("authorization", String.raw`\bBearer\s+([A-Za-z0-9._~+/-]{5,}[A-Za-z0-9_~+/]=*)`, {
+    flags: "gi",
     group: 1,
     accept: looksLikeToken,
   }),
-  rule("authorization", String.raw`\bBasic\s+([A-Za-z0-9+/]{6,}={0,2})(?![A-Za-z0-9+/=])`, "gi", {
+  rule("authorization", String.raw`\bBasic\s+([A-Za-z0-9+/]{6,}={0,2})(?![A-Za-z0-9+/=])`, {
+    flags: "gi",
     group: 1,
     accept: isBasicCredential,
   }),
-  rule("authorization", String.raw`\bAuthorization\s*[:=]\s*["']?token\s+([A-Za-z0-9._~+/-]{8,}=*)`, "gi", {
+  rule("authorization", String.raw`\bAuthorization\s*[:=]\s*["']?token\s+([A-Za-z0-9._~+/-]{8,}=*)`, {
+    flags: "gi",
     group: 1,
   }),
-  // URLs with a password in their userinfo (gitleaks has this only per vendor, e.g. sidekiq-sensitive-url)
-  rule("url-password", String.raw`\b[a-z][a-z0-9+.-]*://[^\s/?#@:]+:([^\s/?#@]+)@`, "gi", { group: 1 }),
+  // Credentials in the userinfo of a URL of any scheme, with or without a user name (`redis://:pw@host`,
+  // `mongodb+srv://u:pw@…`, `amqp://…`); gitleaks has this only per vendor (sidekiq-sensitive-url). The match
+  // starts at the literal "://", so the scheme is never rescanned.
+  rule("url-password", String.raw`://[^\s/?#@:"'<>]*:([^\s/?#@"'<>]+)@`, { group: 1 }),
+  // A token standing alone as the user name (`https://<token>@host/…`): only a generated-looking one
+  rule("url-credential", "://([A-Za-z0-9_-]{20,200})@", {
+    group: 1,
+    accept: (user) => mixesLettersAndDigits(user) && shannonEntropy(user) >= 3.5,
+  }),
+  ASSIGNMENT_RULE,
 ];

@@ -3,7 +3,14 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { allowedHosts, checkRequest, type HttpGuardConfig, isLoopbackHost } from "./http-guard.js";
+import {
+  checkRequest,
+  guardFor,
+  type HttpGuardConfig,
+  isLoopbackHost,
+  MISSING_TOKEN,
+  WWW_AUTHENTICATE,
+} from "./http-guard.js";
 import { createMcpServer, type McpServerOptions } from "./server.js";
 
 export interface McpHttpOptions extends McpServerOptions {
@@ -15,6 +22,8 @@ export interface McpHttpOptions extends McpServerOptions {
   token?: string;
   /** Browser origins allowed besides the server's own. */
   allowedOrigins?: string[];
+  /** Host names the server answers to besides its own (`name` for any port, or `name:port`). */
+  allowedHosts?: string[];
   /** Open sessions at once (default 32). */
   maxSessions?: number;
   /** A session with no request for this long may be closed to admit a new one (default 30 min). */
@@ -51,11 +60,15 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const path = new URL(req.url ?? "/", "http://x").pathname;
-    if (path !== "/mcp") return reply(res, 404, "not found: use /mcp");
+    if (path !== "/mcp") {
+      if (isOAuthProbe(path)) return refuseOAuth(req, res, path, guard);
+      return reply(res, 404, "not found: use /mcp");
+    }
     const verdict = checkRequest(req, guard);
     if (!verdict.ok) {
-      if (verdict.status === 401) res.setHeader("WWW-Authenticate", 'Bearer realm="websift"');
-      return reply(res, verdict.status, verdict.reason);
+      if (verdict.status !== 401) return reply(res, verdict.status, verdict.reason);
+      res.setHeader("WWW-Authenticate", WWW_AUTHENTICATE);
+      return reply(res, 401, MISSING_TOKEN);
     }
     const sessionId = req.headers["mcp-session-id"];
     const existing = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
@@ -76,10 +89,11 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
       return existing.transport.handleRequest(req, res);
     }
     const body = await readJson(req);
-    if (!body.ok) return reply(res, body.status, body.reason);
+    if (!body.ok) return reply(res, body.status, body.reason, body.code);
     if (existing) return existing.transport.handleRequest(req, res, body.value);
-    if (typeof sessionId === "string") return reply(res, 404, "unknown Mcp-Session-Id");
-    if (!isInitializeRequest(body.value)) return reply(res, 400, "no session: send initialize first");
+    if (typeof sessionId === "string") return reply(res, 404, "unknown Mcp-Session-Id", -32001);
+    if (!isInitializeRequest(body.value))
+      return reply(res, 400, "Bad Request: no valid session ID provided; send initialize first");
     if (sessions.size >= maxSessions && !(await closeIdleSession()))
       return reply(res, 503, "too many open sessions");
 
@@ -117,15 +131,11 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
     server.listen(options.port ?? 8787, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  const hosts = allowedHosts(host, port);
-  guard = {
-    hosts,
-    origins: [
-      ...hosts.map((h) => `http://${h}`),
-      ...(options.allowedOrigins ?? []).map((o) => o.toLowerCase()),
-    ],
+  guard = guardFor(host, port, {
+    hosts: options.allowedHosts,
+    origins: options.allowedOrigins,
     token: options.token,
-  };
+  });
   const shown = host.includes(":") ? `[${host}]` : host;
   return {
     url: `http://${shown}:${port}/mcp`,
@@ -146,29 +156,59 @@ interface Session {
   busy: number;
 }
 
-type Body = { ok: true; value: unknown } | { ok: false; status: 400 | 413; reason: string };
+type Body = { ok: true; value: unknown } | { ok: false; status: 400 | 413; reason: string; code: number };
 
 async function readJson(req: IncomingMessage): Promise<Body> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY) return { ok: false, status: 413, reason: "request body too large" };
+    if (size > MAX_BODY) return { ok: false, status: 413, reason: "request body too large", code: -32000 };
     chunks.push(chunk as Buffer);
   }
   try {
     return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString("utf8")) };
   } catch {
-    return { ok: false, status: 400, reason: "body is not JSON" };
+    return { ok: false, status: 400, reason: "Parse error: body is not JSON", code: -32700 };
   }
 }
 
-function reply(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { "content-type": "application/json" }).end(
-    JSON.stringify({
-      jsonrpc: "2.0",
-      error: { code: status === 400 ? -32700 : -32000, message },
-      id: null,
-    }),
+/** -32000 is JSON-RPC's range for server errors (the SDK's transport uses it alike); -32001 an unknown session. */
+function reply(res: ServerResponse, status: number, message: string, code = -32000): void {
+  res
+    .writeHead(status, { "content-type": "application/json" })
+    .end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+}
+
+/**
+ * Where an OAuth client looks after a 401: RFC 9728 and RFC 8414 metadata (path-aware and at the root), OpenID
+ * discovery, and the default endpoints the MCP SDK falls back to when no metadata exists.
+ */
+function isOAuthProbe(path: string): boolean {
+  return (
+    /^\/\.well-known\/(oauth-protected-resource|oauth-authorization-server|openid-configuration)(\/|$)/.test(
+      path,
+    ) ||
+    path.endsWith("/.well-known/openid-configuration") ||
+    path === "/register" ||
+    path === "/authorize" ||
+    path === "/token"
   );
+}
+
+/**
+ * websift takes a static token, not OAuth. A 404 on the metadata lets a client give up discovery at once (the
+ * SDK then tries `/register`, which fails with this same OAuth error), and the error's description, which
+ * clients show, names the header to set, instead of a browser flow that can never finish.
+ */
+function refuseOAuth(req: IncomingMessage, res: ServerResponse, path: string, guard: HttpGuardConfig): void {
+  const verdict = checkRequest(req, { ...guard, token: undefined });
+  if (!verdict.ok) {
+    reply(res, verdict.status, verdict.reason);
+    return;
+  }
+  const status = path.includes("/.well-known/") ? 404 : 400;
+  res
+    .writeHead(status, { "content-type": "application/json", "cache-control": "no-store" })
+    .end(JSON.stringify({ error: "invalid_request", error_description: MISSING_TOKEN }));
 }

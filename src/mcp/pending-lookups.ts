@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { RequestTaskStore } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Task } from "@modelcontextprotocol/sdk/types.js";
+import { errorView } from "../ground/model-view.js";
 import { createSession, type Session, type SessionWebsift } from "../session/session.js";
 import { LookupProgress } from "./pending-progress.js";
 import { PendingResults } from "./pending-results.js";
@@ -168,9 +169,7 @@ function storeInTask(binding: TaskBinding, output: ToolOutput): void {
 
 function unknownId(id: string): ToolOutput {
   const shown = id.replace(/[^\w-]/g, "").slice(0, 40);
-  return {
-    text: `web_result: no running or landed lookup "${shown}" for this client (unknown, already returned, or expired); call the original tool again.`,
-    structured: { status: "error", code: "unknown_id", id: shown },
-    isError: true,
-  };
+  return errorView(
+    `web_result: no running or landed lookup "${shown}" for this client (unknown, already returned, or expired); call the original tool again.`,
+  );
 }

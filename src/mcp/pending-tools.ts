@@ -1,21 +1,19 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { AnswerResult } from "../ground/answer.js";
+import {
+  answerView,
+  errorView,
+  pageView,
+  pendingView,
+  searchView,
+  VIEW_SHAPES,
+} from "../ground/model-view.js";
 import type { ReadResult } from "../read/read.js";
 import type { SearchResponse } from "../search/chain.js";
 import type { LookupKind } from "../session/lookup-key.js";
 import type { InTurn, LookupResult, PendingLookup, Session, TurnOptions } from "../session/session.js";
-import {
-  readOptionsOf,
-  renderAnswer,
-  renderPage,
-  renderSearch,
-  searchOptionsOf,
-  type ToolOutput,
-  webAnswer,
-  webFetch,
-  webSearch,
-} from "./tools.js";
+import { readOptionsOf, searchOptionsOf, type ToolOutput, webAnswer, webFetch, webSearch } from "./tools.js";
 
 type Asked = Promise<InTurn<LookupResult> | PendingLookup>;
 
@@ -41,7 +39,7 @@ const searchTool: SessionTool = {
     const args = raw as SearchArgs;
     return session.search(conversationId, args.query, { ...searchOptionsOf(args), ...turn }) as Asked;
   },
-  render: (_args, result) => renderSearch(result as SearchResponse),
+  render: (_args, result) => searchView(result as SearchResponse),
 };
 
 const fetchTool: SessionTool = {
@@ -52,7 +50,7 @@ const fetchTool: SessionTool = {
     const args = raw as FetchArgs;
     return session.read(conversationId, args.url, { ...readOptionsOf(args), ...turn }) as Asked;
   },
-  render: (args, result) => renderPage((args as FetchArgs).url, result as ReadResult),
+  render: (args, result) => pageView((args as FetchArgs).url, result as ReadResult),
 };
 
 const answerTool: SessionTool = {
@@ -63,7 +61,7 @@ const answerTool: SessionTool = {
     const args = raw as AnswerArgs;
     return session.answer(conversationId, args.query, { language: args.language, ...turn }) as Asked;
   },
-  render: (_args, result) => renderAnswer(result as AnswerResult),
+  render: (_args, result) => answerView(result as AnswerResult),
 };
 
 export const SESSION_TOOLS: ReadonlyMap<string, SessionTool> = new Map(
@@ -77,8 +75,10 @@ export const webResult = {
   description:
     "Get the result of a web_search, web_fetch or web_answer that replied 'still running', by the id it gave. Returns it once.",
   input: { id: z.string().min(1).max(100).describe("The id from the 'still running' reply") },
+  output: VIEW_SHAPES.result,
 };
 
+/** The same view on both channels: the text, and the compact object whose `text` is that text. */
 export function toolResult(out: ToolOutput): CallToolResult {
   return {
     content: [{ type: "text", text: out.text }],
@@ -87,11 +87,7 @@ export function toolResult(out: ToolOutput): CallToolResult {
   };
 }
 
-/** Not an error: the model is told what happens next and how to get the result. */
-export function stillRunning(tool: string, id: string): ToolOutput {
-  return {
-    text: `${tool} is still running (id ${id}). Do not repeat the call: get its result with web_result {"id":"${id}"} when you need it.`,
-    structured: { status: "pending", tool, id },
-    isError: false,
-  };
-}
+export const stillRunning = pendingView;
+
+/** A call that ended before its tool ran (a limit, a cancellation, a bug): as a tool result on both channels. */
+export const errorResult = (text: string): CallToolResult => toolResult(errorView(text));

@@ -11,7 +11,7 @@ import type { Websift } from "../websift.js";
 import { CallLimit } from "./call-limit.js";
 import { type CallContext, ClientLookups } from "./pending-lookups.js";
 import { LookupTaskStore } from "./pending-tasks.js";
-import { SESSION_TOOLS, type SessionTool, toolResult, webResult } from "./pending-tools.js";
+import { errorResult, SESSION_TOOLS, type SessionTool, toolResult, webResult } from "./pending-tools.js";
 import { type ToolOutput, WEB_TOOLS, webResearch } from "./tools.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
@@ -69,10 +69,16 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     lookups.close().catch(() => {});
   };
   const guarded = (name: string, handle: Handle) => limited(name, handle, limit, options);
-  const described = (tool: { title: string; description: string; input: ZodRawShape }) => ({
+  const described = (tool: {
+    title: string;
+    description: string;
+    input: ZodRawShape;
+    output: ZodRawShape;
+  }) => ({
     title: tool.title,
     description: tool.description,
     inputSchema: tool.input,
+    outputSchema: tool.output,
     annotations: { readOnlyHint: true, openWorldHint: true },
   });
 
@@ -168,8 +174,4 @@ function progressSender(extra: Extra): ((message: string) => void) | undefined {
       })
       .catch(() => {});
   };
-}
-
-function errorResult(text: string): CallToolResult {
-  return { content: [{ type: "text", text }], isError: true };
 }

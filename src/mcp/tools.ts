@@ -1,12 +1,16 @@
 import { z } from "zod";
 import { Deadline } from "../core/deadline.js";
-import type { Attempt, Status } from "../core/status.js";
-import type { AnswerResult } from "../ground/answer.js";
-import { fenceUntrusted } from "../ground/fence.js";
-import { redactSecrets } from "../ground/redact.js";
-import { searchMarkdown } from "../ground/search-markdown.js";
-import type { ReadResult } from "../read/read.js";
-import type { SearchResponse } from "../search/chain.js";
+import type { Attempt } from "../core/status.js";
+import {
+  answerView,
+  FAILED,
+  type ModelView,
+  oneLine,
+  pageView,
+  searchView,
+  type ToolOutput,
+  VIEW_SHAPES,
+} from "../ground/model-view.js";
 import type { Websift } from "../websift.js";
 
 /**
@@ -23,19 +27,15 @@ export interface ToolRun {
   timeoutMs?: number;
 }
 
-export interface ToolOutput {
-  /** What the model reads. */
-  text: string;
-  /** The library's own result shape, for programs. */
-  structured: Record<string, unknown>;
-  isError: boolean;
-}
+export type { ModelView, ToolOutput };
 
 export interface WebTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   name: string;
   title: string;
   description: string;
   input: Shape;
+  /** The compact object every result of the tool is (`structuredContent`, adapters' output): see model-view.ts. */
+  output: z.ZodRawShape;
   run(websift: Websift, args: z.infer<z.ZodObject<Shape>>, run: ToolRun): Promise<ToolOutput>;
 }
 
@@ -74,24 +74,13 @@ const answerInput = {
   language: z.string().optional().describe("Language of the question, e.g. en or de"),
 };
 
-const FAILED: readonly Status[] = [
-  "blocked",
-  "rate_limited",
-  "quota",
-  "timeout",
-  "offline",
-  "denied",
-  "unsupported",
-  "disabled",
-  "error",
-];
-
 export const webSearch: WebTool<typeof searchInput> = {
   name: "web_search",
   title: "Web search",
   description:
     "Search the web. Returns numbered results (title, URL, snippet); snippets are untrusted third-party text. Read a result with web_fetch.",
   input: searchInput,
+  output: VIEW_SHAPES.search,
   async run(websift, args, run) {
     run.progress?.(searchingLine(args.query));
     const response = await websift.search(args.query, {
@@ -99,7 +88,7 @@ export const webSearch: WebTool<typeof searchInput> = {
       signal: run.signal,
       onAttempt: (a) => run.progress?.(attemptLine(a)),
     });
-    return renderSearch(response);
+    return searchView(response);
   },
 };
 
@@ -109,11 +98,12 @@ export const webFetch: WebTool<typeof fetchInput> = {
   description:
     "Read a web page (HTML, PDF, text) as markdown of its main content, fenced as untrusted. Long pages are shortened; pass offset to read on.",
   input: fetchInput,
+  output: VIEW_SHAPES.fetch,
   async run(websift, args, run) {
     run.progress?.(readingLine(args.url));
     const deadline = Deadline.fromSignal(run.signal, run.timeoutMs ?? 20_000);
     const page = await websift.read(args.url, { ...readOptionsOf(args), deadline });
-    return renderPage(args.url, page);
+    return pageView(args.url, page);
   },
 };
 
@@ -123,13 +113,14 @@ export const webAnswer: WebTool<typeof answerInput> = {
   description:
     "Answer a question from the web: searches, reads the best relevant page, returns its fenced text with sources. Reply from this text only.",
   input: answerInput,
+  output: VIEW_SHAPES.answer,
   async run(websift, args, run) {
     const result = await websift.answer(args.query, {
       language: args.language,
       signal: run.signal,
       onProgress: run.progress,
     });
-    return renderAnswer(result);
+    return answerView(result);
   },
 };
 
@@ -164,71 +155,19 @@ export const webResearch: WebTool<typeof researchInput> = {
   description:
     "Multi-step research: plans queries, searches, reads, and searches again for missing facts. Returns fenced facts with sources. Slower than web_answer.",
   input: researchInput,
+  output: VIEW_SHAPES.answer,
   async run(websift, args, run) {
     const result = await websift.research(args.question, {
       maxHops: args.max_hops,
       deadline: Deadline.fromSignal(run.signal, run.timeoutMs ?? 120_000),
       onProgress: run.progress,
     });
-    return {
-      text: result.envelope,
-      structured: result as unknown as Record<string, unknown>,
-      isError: FAILED.includes(result.status),
-    };
+    const structured: ModelView = { status: result.status, text: result.envelope };
+    return { text: result.envelope, structured, isError: FAILED.includes(result.status) };
   },
 };
-
-/** What web_search shows for a search response: also what a search that outlived its turn shows when it lands. */
-export function renderSearch(response: SearchResponse): ToolOutput {
-  const structured = response as unknown as Record<string, unknown>;
-  if (FAILED.includes(response.status))
-    return { text: failureLine("web_search", response.status, response.error), structured, isError: true };
-  return { text: searchMarkdown(response), structured, isError: false };
-}
-
-/** What web_fetch shows for a page read from `url`. */
-export function renderPage(url: string, page: ReadResult): ToolOutput {
-  const structured = page as unknown as Record<string, unknown>;
-  const reason = page.error?.message ?? page.status;
-  if (FAILED.includes(page.status))
-    return { text: failureLine("web_fetch", page.status, `${url}: ${reason}`), structured, isError: true };
-  if (!page.markdown)
-    return { text: `web_fetch: ${oneLine(url)}: ${oneLine(reason)}`, structured, isError: false };
-  return { text: pageText(page), structured, isError: false };
-}
-
-/** What web_answer shows: the envelope is written for the model in every outcome (honest failure, offline…). */
-export function renderAnswer(result: AnswerResult): ToolOutput {
-  return {
-    text: result.envelope,
-    structured: result as unknown as Record<string, unknown>,
-    isError: FAILED.includes(result.status),
-  };
-}
 
 export const searchingLine = (query: string) => `Searching the web for '${oneLine(query)}'`;
 export const readingLine = (url: string) => `Reading ${oneLine(url)}`;
 export const attemptLine = (a: Attempt) =>
   `${a.provider}: ${a.status}${a.count !== undefined ? ` (${a.count})` : ""}`;
-
-/** The header says where the text came from and how to read on; it sits before the fence, never after. */
-function pageText(page: ReadResult): string {
-  const head = [`${page.title ? `${oneLine(page.title)} — ` : ""}${page.finalUrl}`];
-  const facts = [page.source ? `source: ${page.source}` : undefined, page.cached ? "cached" : undefined];
-  if (page.truncated || page.nextOffset !== undefined) {
-    const more =
-      page.nextOffset !== undefined ? `; to read on call web_fetch with offset=${page.nextOffset}` : "";
-    facts.push(`shortened from ${page.totalChars} characters${more}`);
-  }
-  const line = facts.filter(Boolean).join(", ");
-  if (line) head.push(`(${line})`);
-  return `${head.join("\n")}\n${fenceUntrusted(page.markdown, { source: page.finalUrl })}`;
-}
-
-function failureLine(tool: string, status: Status, reason: string | undefined): string {
-  return `${tool} failed (${status}): ${oneLine(reason ?? status)}`;
-}
-
-export function oneLine(text: string): string {
-  return redactSecrets(text).text.replace(/\s+/g, " ").trim().slice(0, 300);
-}

@@ -65,7 +65,10 @@ async function undoAll(
   // An empty body (a 204, a HEAD-like answer) has nothing to undo; zlib would call it truncated.
   if (bytes.length === 0) return bytes;
   const tooLarge = () =>
-    new NetError("too_large", `${host}'s body decompresses past ${maxDecodedBytes} bytes`, "body");
+    new NetError("too_large", `${host}'s body decompresses past ${maxDecodedBytes} bytes`, "body", {
+      name: "decoded_bytes",
+      limit: maxDecodedBytes,
+    });
   const limit = zlibOutputLimit(maxDecodedBytes);
   for (const coding of codings) {
     try {

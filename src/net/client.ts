@@ -5,7 +5,15 @@ import { type BodyLimits, decodeBody } from "./body.js";
 import { ConnectingSockets, type ConnectTo, pinnedConnector, VettedAddresses } from "./connector.js";
 import { decodeText } from "./decode.js";
 import { Exchange } from "./exchange.js";
-import { classifyError, NetError, type NetFailure, type NetPhase, netFailure, safeHost } from "./failure.js";
+import {
+  classifyError,
+  MAX_HEADER_BYTES,
+  NetError,
+  type NetFailure,
+  type NetPhase,
+  netFailure,
+  safeHost,
+} from "./failure.js";
 import { type ProxyEnv, proxyEnvFrom, proxyFor } from "./proxy.js";
 import { resolveWithin, systemResolve } from "./resolver.js";
 import { trustContext } from "./trust.js";
@@ -50,6 +58,11 @@ export interface NetRequestOptions {
   maxRedirects?: number;
   /** false: return the 3xx itself (e.g. to read a redirector's Location without following it). */
   followRedirects?: boolean;
+  /**
+   * Asked for every redirect target before it is followed (after the usual rules): false, or a throw, ends the
+   * call with `redirect_refused`. A scraped search engine keeps its requests on its own hosts this way.
+   */
+  redirectAllowed?: (url: URL) => boolean;
   /** BCP 47 locale for Accept-Language, e.g. "de-DE". */
   locale?: string;
   /** true: a final status of 400 or more is returned as an `http_status` failure instead of a response. */
@@ -85,6 +98,11 @@ export interface Net {
 const DEFAULT_MAX_BYTES = 3 * 1024 * 1024;
 /** For a caller that passed no deadline: nothing may wait forever. */
 const DEFAULT_DEADLINE_MS = 30_000;
+/**
+ * Content codings undone per response. Real servers seldom stack more than two (a proxy gzipping an origin's
+ * gzip); 2,000 stacked gzip layers were each inflated in turn, a thread-pool round trip apiece.
+ */
+const MAX_CODINGS = 3;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 // Headers that may carry a credential: never forwarded to another origin on a redirect.
 const ORIGIN_BOUND =
@@ -97,7 +115,7 @@ export function createNet(config: NetConfig = {}): Net {
   const connecting = new ConnectingSockets();
   const direct = new Agent({
     connect: pinnedConnector(vetted, config, connecting),
-    maxHeaderSize: 64 * 1024,
+    maxHeaderSize: MAX_HEADER_BYTES,
   });
   const proxies = new Map<string, ProxyAgent>();
   const dnsCacheMs = config.dnsCacheMs ?? 30_000;
@@ -117,20 +135,26 @@ export function createNet(config: NetConfig = {}): Net {
     }
     return verdict;
   }
-  // The headers every request sends, built once per locale (undici only reads them).
-  const headersByLocale = new Map<string, Record<string, string>>();
-  function defaultHeaders(locale: string | undefined): Record<string, string> {
+  const userAgent = config.userAgent ?? CHROME_USER_AGENT;
+  const acceptLanguages = new Map<string, string>();
+  /**
+   * A new object for every hop: undici's ProxyAgent writes `host` into the headers object it is handed, so one
+   * object shared across calls carried the first host's name into every later tunnel.
+   */
+  function hopHeaders(locale: string | undefined, caller: Record<string, string>): Record<string, string> {
     const key = locale ?? "";
-    let headers = headersByLocale.get(key);
-    if (!headers) {
-      headers = {
-        "user-agent": config.userAgent ?? CHROME_USER_AGENT,
-        accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-        "accept-language": acceptLanguage(locale),
-        "accept-encoding": "gzip, deflate, br",
-      };
-      if (headersByLocale.size < 100) headersByLocale.set(key, headers);
+    let language = acceptLanguages.get(key);
+    if (language === undefined) {
+      language = acceptLanguage(locale);
+      if (acceptLanguages.size < 100) acceptLanguages.set(key, language);
     }
+    const headers: Record<string, string> = {
+      "user-agent": userAgent,
+      accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+      "accept-language": language,
+      "accept-encoding": "gzip, deflate, br",
+    };
+    for (const k in caller) headers[k.toLowerCase()] = caller[k];
     return headers;
   }
   let trustedAgent: Agent | undefined;
@@ -140,7 +164,7 @@ export function createNet(config: NetConfig = {}): Net {
     if (!proxy && trustedCall && trusted.has(url.origin)) {
       trustedAgent ??= new Agent({
         connect: pinnedConnector(trustedPins, config, connecting),
-        maxHeaderSize: 64 * 1024,
+        maxHeaderSize: MAX_HEADER_BYTES,
       });
       return trustedAgent;
     }
@@ -155,7 +179,7 @@ export function createNet(config: NetConfig = {}): Net {
         requestTls: tls,
         proxyTls: tls,
         proxyTunnel: false,
-        maxHeaderSize: 64 * 1024,
+        maxHeaderSize: MAX_HEADER_BYTES,
       });
       proxies.set(proxy, agent);
     }
@@ -225,20 +249,26 @@ export function createNet(config: NetConfig = {}): Net {
       limits.maxBytes,
       Math.min(limits.maxBytes, limits.maxDecodedBytes),
     );
-    // The dispatcher's own dispatch(), not undici's request(): see Exchange for what that saves.
-    dispatcherFor(url, options.trusted === true).dispatch(
-      {
-        origin: url.origin,
-        path: url.search ? `${url.pathname}${url.search}` : url.pathname,
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body: method === "GET" || method === "HEAD" ? undefined : options.body,
-        // The deadline is the only clock; undici's own timers would fire with less precise names.
-        headersTimeout: 0,
-        bodyTimeout: 0,
-      },
-      exchange,
-    );
+    // The dispatcher's own dispatch(), not undici's request(): see Exchange for what that saves. undici opens a
+    // needed connection inside this call, so the attempt is tagged as this exchange's own.
+    connecting.owner = exchange;
+    try {
+      dispatcherFor(url, options.trusted === true).dispatch(
+        {
+          origin: url.origin,
+          path: url.search ? `${url.pathname}${url.search}` : url.pathname,
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body: method === "GET" || method === "HEAD" ? undefined : options.body,
+          // The deadline is the only clock; undici's own timers would fire with less precise names.
+          headersTimeout: 0,
+          bodyTimeout: 0,
+        },
+        exchange,
+      );
+    } finally {
+      connecting.owner = undefined;
+    }
     return exchange;
   }
 
@@ -285,12 +315,12 @@ export function createNet(config: NetConfig = {}): Net {
           if (deadline.expired()) return timeoutFailure(deadline, current, "dns");
           return vettedUrl;
         }
-        const defaults = defaultHeaders(options.locale);
-        const headers = hasKeys(callerHeaders) ? { ...defaults, ...lowerKeys(callerHeaders) } : defaults;
+        const headers = hopHeaders(options.locale, callerHeaders);
         phase = "connect";
+        let exchange: Exchange | undefined;
         try {
-          const res = await send(vettedUrl, options as NetRequestOptions, headers, method, deadline, limits)
-            .head;
+          exchange = send(vettedUrl, options as NetRequestOptions, headers, method, deadline, limits);
+          const res = await exchange.head;
           phase = "body";
           const status = res.status;
           const resHeaders = res.headers;
@@ -298,6 +328,13 @@ export function createNet(config: NetConfig = {}): Net {
             res.discard();
             const next = resolveLocation(resHeaders.location, vettedUrl);
             if (!next) return netFailure("protocol", `invalid redirect from ${vettedUrl.host}`, current);
+            if (options.redirectAllowed && !redirectAllowed(options.redirectAllowed, next))
+              return netFailure(
+                "redirect_refused",
+                `redirect from ${vettedUrl.host} to ${safeHost(next)} refused: not a host this request may reach`,
+                current,
+                { httpStatus: status },
+              );
             seen ??= new Set();
             seen.add(vettedUrl.href);
             if (seen.has(next))
@@ -319,6 +356,12 @@ export function createNet(config: NetConfig = {}): Net {
             current = next;
             continue;
           }
+          if (res.codings.length > MAX_CODINGS) {
+            const cap = { name: "coding_layers", limit: MAX_CODINGS } as const;
+            const message = `${vettedUrl.host} stacked ${res.codings.length} content codings, more than ${MAX_CODINGS}`;
+            res.cancel(new NetError("too_large", message, "body", cap));
+            return netFailure("too_large", message, current, { phase: "body", httpStatus: status, cap });
+          }
           // A HEAD answer has no body: its Content-Length is the size a GET would get (a browser's HEAD for a
           // large file through the guarded browser was refused as too_large).
           const declared = Number(resHeaders["content-length"]);
@@ -329,8 +372,9 @@ export function createNet(config: NetConfig = {}): Net {
             !resHeaders["content-encoding"]
           ) {
             const message = `${vettedUrl.host} announced ${declared} bytes, over ${limits.maxBytes}`;
-            res.cancel(new NetError("too_large", message, "body"));
-            return netFailure("too_large", message, current, { phase: "body", httpStatus: status });
+            const cap = { name: "announced_bytes", limit: limits.maxBytes } as const;
+            res.cancel(new NetError("too_large", message, "body", cap));
+            return netFailure("too_large", message, current, { phase: "body", httpStatus: status, cap });
           }
           let bytes: Buffer = NO_BYTES;
           if (method !== "HEAD") {
@@ -358,11 +402,11 @@ export function createNet(config: NetConfig = {}): Net {
             retryAfter,
           );
         } catch (err) {
-          // Before the response head: still connecting while a connection to this host is being set up.
-          const host = vettedUrl.hostname.replace(/^\[|\]$/g, "");
-          const at = phase === "connect" && !connecting.has(host) ? "headers" : phase;
+          // Before the response head: still connecting while this call's connection is being set up.
+          const own = exchange !== undefined && connecting.has(exchange);
+          const at = phase === "connect" && !own ? "headers" : phase;
           if (deadline.expired()) {
-            if (at === "connect") connecting.abandon(host, new Error("deadline"));
+            if (at === "connect" && exchange) connecting.abandon(exchange, new Error("deadline"));
             return timeoutFailure(deadline, current, at);
           }
           return classifyError(err, current, at);
@@ -460,17 +504,6 @@ function mediaType(header: string | undefined): string {
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const NO_BYTES: Buffer = Buffer.alloc(0);
 
-function hasKeys(o: Record<string, string>): boolean {
-  for (const _ in o) return true;
-  return false;
-}
-
-function lowerKeys(headers: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) out[k.toLowerCase()] = v;
-  return out;
-}
-
 function stripOriginBound(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).filter(([k]) => !ORIGIN_BOUND.test(k)));
 }
@@ -511,5 +544,13 @@ function originOf(raw: string): string | undefined {
     return url.protocol === "http:" || url.protocol === "https:" ? url.origin : undefined;
   } catch {
     return undefined;
+  }
+}
+
+function redirectAllowed(allowed: (url: URL) => boolean, next: string): boolean {
+  try {
+    return allowed(new URL(next)) === true;
+  } catch {
+    return false;
   }
 }

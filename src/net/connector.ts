@@ -38,31 +38,47 @@ export class VettedAddresses {
 }
 
 /**
- * Sockets still connecting, per host name. undici lets an aborted request wait for its connection to finish
- * (up to the connect timeout), so when a deadline strikes while connecting, the client ends these itself.
+ * Sockets still connecting, per call. undici lets an aborted request wait for its connection to finish (up to
+ * the connect timeout), so when a call's deadline strikes while it is connecting, the client ends the attempt
+ * itself. Only that call's own attempts: ending every attempt to the host also failed other calls to it that
+ * still had time.
+ *
+ * undici calls the connector synchronously inside `dispatch()` when the request needs a new connection, so the
+ * client names the call in `owner` around that dispatch and the connector tags what it opens with it. An attempt
+ * made later (a reconnect for a queued request) belongs to no single call and is left to its connect timeout.
  */
 export class ConnectingSockets {
-  private readonly byHost = new Map<string, Set<{ destroy(error?: Error): void }>>();
+  /** The call whose dispatch is running right now, if any. */
+  owner: object | undefined;
+  private readonly byOwner = new Map<object, Set<{ destroy(error?: Error): void }>>();
 
-  add(hostname: string, socket: { destroy(error?: Error): void }): () => void {
-    const set = this.byHost.get(hostname) ?? new Set();
-    this.byHost.set(hostname, set);
+  /** Tracks `socket` for the current owner; returns the function that forgets it once it has connected. */
+  add(socket: { destroy(error?: Error): void }): () => void {
+    const owner = this.owner;
+    if (owner === undefined) return () => {};
+    let set = this.byOwner.get(owner);
+    if (!set) {
+      set = new Set();
+      this.byOwner.set(owner, set);
+    }
     set.add(socket);
+    const own = set;
     return () => {
-      set.delete(socket);
-      if (set.size === 0 && this.byHost.get(hostname) === set) this.byHost.delete(hostname);
+      own.delete(socket);
+      if (own.size === 0 && this.byOwner.get(owner) === own) this.byOwner.delete(owner);
     };
   }
 
-  has(hostname: string): boolean {
-    return this.byHost.has(hostname);
+  /** Whether `owner` has a connection attempt under way. */
+  has(owner: object): boolean {
+    return this.byOwner.has(owner);
   }
 
-  /** Ends every connection attempt to `hostname` that has not completed yet. */
-  abandon(hostname: string, reason: Error): void {
-    const set = this.byHost.get(hostname);
+  /** Ends the connection attempts that `owner`'s dispatch started and that have not completed yet. */
+  abandon(owner: object, reason: Error): void {
+    const set = this.byOwner.get(owner);
     if (!set) return;
-    this.byHost.delete(hostname);
+    this.byOwner.delete(owner);
     for (const socket of set) socket.destroy(reason);
   }
 }
@@ -78,6 +94,8 @@ export function pinnedConnector(
   });
   return (opts, callback) => {
     const hostname = opts.hostname.replace(/^\[|\]$/g, "");
+    // Read now: the owner is set only while the dispatch that called us runs.
+    const owner = connecting?.owner;
     const literal = isIP(hostname) !== 0;
     const addresses = literal ? [hostname] : vetted.any(hostname);
     if (!addresses?.length) {
@@ -111,7 +129,12 @@ export function pinnedConnector(
           callback(err, connected as never);
         },
       );
-      if (connecting && socket && !finished) done = connecting.add(hostname, socket);
+      if (connecting && socket && !finished) {
+        const current = connecting.owner;
+        connecting.owner = owner;
+        done = connecting.add(socket);
+        connecting.owner = current;
+      }
     };
     attempt(0);
   };

@@ -1,6 +1,7 @@
 import type { Dispatcher } from "undici";
 import type { Deadline } from "../core/deadline.js";
 import { codingsOf } from "./body.js";
+import { BodyBuffer } from "./body-buffer.js";
 import { NetError } from "./failure.js";
 
 /**
@@ -25,9 +26,10 @@ export class Exchange implements Dispatcher.DispatchHandler {
   private rejectHead!: (err: unknown) => void;
   private bodyWaiter: { resolve: (bytes: Buffer) => void; reject: (err: unknown) => void } | undefined;
   private controller: Dispatcher.DispatchController | undefined;
-  private chunks: Buffer[] = [];
+  private readonly chunks = new BodyBuffer();
   private size = 0;
   private cap: number;
+  private capName: "wire_bytes" | "decoded_bytes" = "wire_bytes";
   private keep = true;
   private ended = false;
   /** Set once the exchange has failed (deadline, cap, socket); later events from undici are ignored. */
@@ -69,7 +71,10 @@ export class Exchange implements Dispatcher.DispatchHandler {
     this.headers = flattenHeaders(headers);
     const coding = this.headers["content-encoding"];
     if (coding) this.codings = codingsOf(coding);
-    if (this.codings.length === 0) this.cap = this.plainCap;
+    if (this.codings.length === 0 && this.plainCap < this.cap) {
+      this.cap = this.plainCap;
+      this.capName = "decoded_bytes";
+    }
     this.resolveHead(this);
   }
 
@@ -77,7 +82,8 @@ export class Exchange implements Dispatcher.DispatchHandler {
     if (this.failure !== undefined) return;
     this.size += chunk.length;
     if (this.size > this.cap) {
-      this.fail(new NetError("too_large", `${this.host} sent more than ${this.cap} bytes`, "body"));
+      const cap = { name: this.capName, limit: this.cap } as const;
+      this.fail(new NetError("too_large", `${this.host} sent more than ${this.cap} bytes`, "body", cap));
       return;
     }
     if (this.keep) this.chunks.push(chunk);
@@ -114,25 +120,25 @@ export class Exchange implements Dispatcher.DispatchHandler {
    */
   discard(): void {
     this.keep = false;
-    this.chunks = [];
+    this.chunks.clear();
     if (this.cap > DRAIN_BYTES) this.cap = DRAIN_BYTES;
     if (this.size > this.cap) this.fail(new NetError("too_large", "redirect body not drained", "body"));
   }
 
   /** Ends the exchange and its connection (a body announced over the cap). */
   cancel(reason: Error): void {
+    this.chunks.clear();
     this.fail(reason);
   }
 
   private bytes(): Buffer {
-    const chunks = this.chunks;
-    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, this.size);
+    return this.chunks.take();
   }
 
   private fail(reason: unknown): void {
     if (this.failure !== undefined || this.ended) return;
     this.failure = reason ?? new Error("aborted");
-    this.chunks = [];
+    this.chunks.clear();
     this.release();
     this.controller?.abort(this.failure as Error);
     this.rejectHead(this.failure);

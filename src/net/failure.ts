@@ -1,4 +1,5 @@
 import type { Failure } from "../core/status.js";
+import { redactUrl, redactUrlsIn } from "./redact-url.js";
 
 export const NET_CODES = [
   "blocked_url",
@@ -8,6 +9,7 @@ export const NET_CODES = [
   "timeout",
   "too_large",
   "too_many_redirects",
+  "redirect_refused",
   "http_status",
   "protocol",
   "offline",
@@ -16,22 +18,41 @@ export const NET_CODES = [
 export type NetCode = (typeof NET_CODES)[number];
 export type NetPhase = "dns" | "connect" | "headers" | "body";
 
+/** Which bound a `too_large` (or a coding refused as too deep) tripped, and its value. */
+export interface NetCap {
+  name: "wire_bytes" | "announced_bytes" | "decoded_bytes" | "header_bytes" | "coding_layers";
+  limit: number;
+}
+
 /** Every failure of the client is one of these values; nothing is thrown to the caller. */
 export interface NetFailure extends Failure {
   ok: false;
   code: NetCode;
+  /** The URL that failed (a redirect hop's, when a hop failed), credentials and key-like query values redacted. */
   url: string;
   phase?: NetPhase;
   httpStatus?: number;
+  cap?: NetCap;
 }
+
+/** The response head's size limit (undici's maxHeaderSize), set on every agent of the client. */
+export const MAX_HEADER_BYTES = 64 * 1024;
 
 export function netFailure(
   code: NetCode,
   message: string,
   url: string,
-  extra: Partial<Pick<NetFailure, "phase" | "httpStatus" | "retryAfter">> = {},
+  extra: Partial<Pick<NetFailure, "phase" | "httpStatus" | "retryAfter" | "cap">> = {},
 ): NetFailure {
-  return { ok: false, status: statusOf(code, extra.httpStatus), code, message, url, ...extra };
+  // Failures end up in attempts, envelopes and logs: no credential or key-like query value leaves in them.
+  return {
+    ok: false,
+    status: statusOf(code, extra.httpStatus),
+    code,
+    message: redactUrlsIn(message),
+    url: redactUrl(url),
+    ...extra,
+  };
 }
 
 function statusOf(code: NetCode, httpStatus?: number): NetFailure["status"] {
@@ -56,6 +77,7 @@ export class NetError extends Error {
     readonly code: NetCode,
     message: string,
     readonly phase?: NetPhase,
+    readonly cap?: NetCap,
   ) {
     super(message);
     this.name = "NetError";
@@ -76,7 +98,11 @@ const TLS_CODES = new Set([
 
 /** Maps what Node, undici and zlib throw to our vocabulary. The message stays one line and host-level only. */
 export function classifyError(err: unknown, url: string, phase: NetPhase): NetFailure {
-  if (err instanceof NetError) return netFailure(err.code, err.message, url, { phase: err.phase ?? phase });
+  if (err instanceof NetError)
+    return netFailure(err.code, err.message, url, {
+      phase: err.phase ?? phase,
+      ...(err.cap ? { cap: err.cap } : {}),
+    });
   const e = err as { code?: string; message?: string; cause?: unknown; name?: string };
   const code = e?.code ?? (e?.cause as { code?: string } | undefined)?.code ?? "";
   const host = safeHost(url);
@@ -93,11 +119,17 @@ export function classifyError(err: unknown, url: string, phase: NetPhase): NetFa
   if (code === "UND_ERR_HEADERS_OVERFLOW" || code === "HPE_HEADER_OVERFLOW")
     return netFailure("too_large", `${host} sent response headers larger than allowed`, url, {
       phase: "headers",
+      cap: { name: "header_bytes", limit: MAX_HEADER_BYTES },
     });
   if (code === "UND_ERR_CONNECT_TIMEOUT")
     return netFailure("timeout", `timeout connecting to ${host}`, url, { phase: "connect" });
   if (code === "ECONNRESET" || code === "UND_ERR_SOCKET" || code === "EPIPE")
     return netFailure("protocol", `${host} closed the connection during ${phase}`, url, { phase });
+  // undici's parser errors carry no code (it looks the number up in the wrong table), only their name.
+  if (e?.name === "HTTPParserError")
+    return netFailure("protocol", `malformed response from ${host}${parserReason(e.message)}`, url, {
+      phase,
+    });
   if (
     code.startsWith("UND_ERR_") ||
     code.startsWith("HPE_") ||
@@ -116,6 +148,12 @@ export function safeHost(url: string): string {
   } catch {
     return "the server";
   }
+}
+
+/** "Response does not match the HTTP/1.1 protocol (Invalid character in chunk size)" → " (invalid character in chunk size)". */
+function parserReason(message: string | undefined): string {
+  const reason = /\(([^()]{1,100})\)\s*$/.exec(oneLine(message ?? ""))?.[1];
+  return reason ? ` (${reason.charAt(0).toLowerCase()}${reason.slice(1)})` : "";
 }
 
 function oneLine(s: string): string {

@@ -19,8 +19,23 @@ export function proxyEnvFrom(env: NodeJS.ProcessEnv): ProxyEnv {
 export function proxyFor(url: URL, env: ProxyEnv): string | undefined {
   const proxy = url.protocol === "https:" ? (env.HTTPS_PROXY ?? env.HTTP_PROXY) : env.HTTP_PROXY;
   if (!proxy) return undefined;
-  if (bypassed(url, env.NO_PROXY ?? "")) return undefined;
+  if (isLoopback(url) || bypassed(url, env.NO_PROXY ?? "")) return undefined;
   return proxy;
+}
+
+/**
+ * This machine is never reached through an egress proxy, which cannot see it (as Go's ProxyFromEnvironment
+ * decides). Only an operator-trusted origin (a local SearXNG, LLM server or DevTools endpoint) gets that far:
+ * the URL policy refuses loopback for everything else.
+ */
+function isLoopback(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    host === "::1" ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  );
 }
 
 function bypassed(url: URL, noProxy: string): boolean {

@@ -1,14 +1,30 @@
 import { classifyError } from "./failure.js";
+import { proxyEnvFrom, proxyFor } from "./proxy.js";
 import { systemResolve } from "./resolver.js";
 import { checkUrl, type Resolve, vetAddresses } from "./url-policy.js";
 
-export type VetResult = { ok: true; addresses: string[] } | { ok: false; code: string; reason: string };
+/** `viaProxy`: the URL goes through the configured proxy, which resolves its name; no address was looked up. */
+export type VetResult =
+  | { ok: true; addresses: string[]; viaProxy?: true }
+  | { ok: false; code: string; reason: string };
+
+export interface VetOptions {
+  resolve?: Resolve;
+  /**
+   * The environment whose HTTP(S)_PROXY / NO_PROXY net uses. A URL that a proxy carries is judged as net judges
+   * it: rule 1 here, the name left to the proxy, since a machine behind an egress proxy often has no DNS of its
+   * own for public names.
+   */
+  env?: NodeJS.ProcessEnv;
+}
 
 /** The whole address policy (rules 1 and 2) as one call, with an injectable resolver. */
-export async function vetUrl(url: string, options: { resolve?: Resolve } = {}): Promise<VetResult> {
+export async function vetUrl(url: string, options: VetOptions = {}): Promise<VetResult> {
   const checked = checkUrl(url);
   if (!checked.ok) return { ok: false, code: checked.code, reason: checked.reason };
   if (checked.literal) return { ok: true, addresses: [checked.literal] };
+  if (options.env && proxyFor(checked.url, proxyEnvFrom(options.env)))
+    return { ok: true, addresses: [], viaProxy: true };
   let addresses: string[];
   try {
     addresses = await (options.resolve ?? systemResolve)(checked.hostname);

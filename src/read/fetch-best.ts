@@ -1,5 +1,7 @@
 import type { Deadline } from "../core/deadline.js";
 import type { Attempt, Failure } from "../core/status.js";
+import { checkUrl } from "../net/url-policy.js";
+import type { VetResult } from "../net/vet-url.js";
 import type { LadderOutcome, ReadDocument } from "./ladder.js";
 import { runLadder } from "./ladder.js";
 import { contentsWithExa } from "./providers/exa-contents.js";
@@ -48,6 +50,16 @@ export function fetchBest(url: string, options: ReadOptions = {}, ctx: ReadConte
           error: `${EXTRACTORS[provider].key} is not set`,
         });
     }
+    if (order.length) {
+      // A third party is about to be told the URL: a private or loopback one must not leave, even as a name.
+      const vetted = await (ctx.vet ?? vetByUrl)(url);
+      if (!vetted.ok)
+        return {
+          ok: false,
+          failure: { status: "denied", code: vetted.code, message: vetted.reason },
+          attempts,
+        };
+    }
     for (const provider of order) {
       const { name, extract } = EXTRACTORS[provider];
       const t0 = Date.now();
@@ -63,6 +75,12 @@ export function fetchBest(url: string, options: ReadOptions = {}, ctx: ReadConte
     const direct: LadderOutcome = await runLadder(url, { deadline, render }, ladderContext(ctx));
     return { ...direct, attempts: [...attempts, ...direct.attempts] };
   });
+}
+
+/** Rule 1 of the address policy, for a context that brings no resolver of its own. */
+async function vetByUrl(url: string): Promise<VetResult> {
+  const checked = checkUrl(url);
+  return checked.ok ? { ok: true, addresses: [] } : checked;
 }
 
 /** Which keyed extractors this call may use, in order. */

@@ -1,6 +1,7 @@
 import { Deadline } from "../core/deadline.js";
 import type { Attempt, Failure, Status } from "../core/status.js";
 import type { Net } from "../net/client.js";
+import type { VetResult } from "../net/vet-url.js";
 import type { Store } from "../store/store.js";
 import {
   type LadderContext,
@@ -45,6 +46,8 @@ export interface ReadContext {
   log(message: string): void;
   /** The browser for rendering; a process-wide one is used when absent. */
   renderer?: Renderer;
+  /** The address policy for a URL about to be handed to a keyed extract provider (default: the URL alone). */
+  vet?: (url: string) => Promise<VetResult>;
 }
 
 /** DESIGN §3's Page, plus the outcome. A failure is a value: status, attempts and `error`, never a throw. */

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { Deadline } from "../core/deadline.js";
 import type { Attempt, Status } from "../core/status.js";
+import { summarizeFailures } from "./failure-summary.js";
 import { mergeRanked, type SearchResult } from "./merge.js";
 import { type SearchOptions, type ValidSearch, validateSearch } from "./options.js";
 import type { Provider, ProviderAnswer, ProviderContext } from "./provider.js";
@@ -238,52 +239,23 @@ function finish(
   };
 }
 
-/** Most telling first: a block explains an empty answer, an empty answer never hides a block or a timeout. */
-const FAILURE_PRIORITY: Status[] = [
-  "blocked",
-  "rate_limited",
-  "quota",
-  "timeout",
-  "empty",
-  "error",
-  "denied",
-  "unsupported",
-  "offline",
-];
-
 /** Nothing usable: name the most telling failure, and never call a block or a timeout "no results". */
 function failed(
   base: Pick<SearchResponse, "query" | "scope" | "codeDomains">,
   attempts: Attempt[],
   steps: StepResult[],
 ): SearchResponse {
-  const ran = attempts.filter((a) => a.status !== "skipped");
-  const allOffline = ran.length > 0 && ran.every((a) => a.status === "offline");
-  const pick = allOffline
-    ? ran[0]
-    : (FAILURE_PRIORITY.map((st) => ran.find((a) => a.status === st)).find(Boolean) ??
-      attempts.find((a) => a.status === "skipped"));
-  // Only skipped providers: every one of them is cooling down after a refusal.
-  const status: Status = !pick
-    ? "error"
-    : pick.status === "skipped"
-      ? "rate_limited"
-      : (pick.status as Status);
-  const outcome = steps.find((s) => s.attempt === pick)?.outcome;
-  const error =
-    status === "empty"
-      ? `no results for "${base.query}"${pick?.error ? ` (${pick.error})` : ""}`
-      : pick
-        ? `${pick.provider}: ${pick.error ?? pick.status}`
-        : "no search provider is available";
+  // Steps carry the outcomes; a step the chain never ran (a cached skip) is known only by its attempt.
+  const ran = attempts.map((attempt) => steps.find((s) => s.attempt === attempt) ?? { attempt });
+  const summary = summarizeFailures(base.query, ran);
   return {
     ...base,
-    status,
+    status: summary.status,
     results: [],
     attempted: attempts,
-    error,
-    ...(outcome && "code" in outcome ? { code: outcome.code } : {}),
-    ...(pick?.retryAfter ? { retryAfter: pick.retryAfter } : {}),
+    error: summary.error,
+    ...(summary.code ? { code: summary.code } : {}),
+    ...(summary.retryAfter ? { retryAfter: summary.retryAfter } : {}),
   };
 }
 

@@ -63,6 +63,8 @@ export async function runProvider(
   if (outcome.status === "ok" || outcome.status === "empty") {
     const raw = outcome.status === "ok" ? outcome.hits : [];
     const hits = search.codeDomains ? raw.filter((h) => urlInDomains(h.url, search.codeDomains!)) : raw;
+    // Counted whenever the filter ran, so a thin coding answer shows whether the engine or the filter was thin.
+    const filtered = search.codeDomains ? { domain_filtered_out: raw.length - hits.length } : {};
     if (raw.length > 0 && hits.length === 0) {
       return {
         attempt: {
@@ -71,13 +73,14 @@ export async function runProvider(
           ms,
           count: 0,
           error: `code-domain filter removed all ${raw.length} results`,
+          ...filtered,
         },
         outcome,
         hits,
       };
     }
     return {
-      attempt: { provider: name, status: hits.length ? "ok" : "empty", ms, count: hits.length },
+      attempt: { provider: name, status: hits.length ? "ok" : "empty", ms, count: hits.length, ...filtered },
       outcome,
       hits,
     };

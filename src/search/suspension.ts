@@ -9,10 +9,14 @@ const MINUTE = 60_000;
  */
 export function suspensionFor(failure: Failure): { ms: number; reason: string } | undefined {
   switch (failure.status) {
+    case "error":
+      // A page no parser knows may be an honest no-results page we have no capture of (Mojeek, Startpage) or a
+      // changed layout: asking again within minutes reads the same page, so a short rest.
+      return failure.code === "unknown_page"
+        ? { ms: 5 * MINUTE, reason: "unrecognised page layout" }
+        : undefined;
     case "blocked":
-      // A page we could not recognise may be an honest no-results page we have no capture of, and results that
-      // ignore the query are a warning more than a wall: both earn a short rest, a real challenge the long one.
-      if (failure.code === "unknown_page") return { ms: 5 * MINUTE, reason: "unrecognised page" };
+      // Results that ignore the query are a warning more than a wall: a shorter rest than a real challenge.
       if (failure.code === "soft_block")
         return { ms: 10 * MINUTE, reason: "results unrelated to the query (soft block)" };
       return { ms: 30 * MINUTE, reason: "challenge or CAPTCHA" };

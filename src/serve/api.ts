@@ -6,7 +6,7 @@ import { parseAnswer, parseRead, parseSearch } from "./bodies.js";
 import type { ClientLimits } from "./client-limits.js";
 import type { ActivityEntry } from "./context.js";
 import { health } from "./health.js";
-import { answerText, readText, searchText } from "./render.js";
+import { answerReply, type Reply, readReply, searchReply } from "./render.js";
 import type { ServeRuntime } from "./serve-context.js";
 
 export interface ApiDeps {
@@ -16,14 +16,16 @@ export interface ApiDeps {
   capText: string;
 }
 
-type Reply = Record<string, unknown> & { status: string };
-
 /**
  * POST /v1/search, /v1/read, /v1/answer and GET /v1/health. Every honest outcome (blocked, rate limited,
  * timeout, disabled) is a 200 whose `status` says so; HTTP errors are kept for the request itself being wrong.
+ * Each answers the model view (render.ts); `?raw=1` asks for the library's shape beside the same text.
  */
 export function registerApi(app: FastifyInstance, ctx: ServeRuntime, deps: ApiDeps): void {
-  app.get("/v1/health", async () => health(ctx));
+  app.get("/v1/health", async (_request, reply) => {
+    const body = await health(ctx);
+    return body.ok ? body : reply.code(503).send(body);
+  });
 
   app.post("/v1/search", async (request, reply) => {
     const parsed = parseSearch(request.body);
@@ -32,10 +34,9 @@ export function registerApi(app: FastifyInstance, ctx: ServeRuntime, deps: ApiDe
     return limited(request, reply, "search", oneLine(query, 300), async (signal) => {
       if (conversationId) {
         const r = await ctx.session().search(conversationId, query, { ...options, signal });
-        return r.status === "pending" ? pending(r) : { text: searchText(r), ...r };
+        return r.status === "pending" ? pending(r) : searchReply(r, rawOf(request));
       }
-      const r = await ctx.websift().search(query, { ...options, signal });
-      return { text: searchText(r), ...r };
+      return searchReply(await ctx.websift().search(query, { ...options, signal }), rawOf(request));
     });
   });
 
@@ -46,10 +47,9 @@ export function registerApi(app: FastifyInstance, ctx: ServeRuntime, deps: ApiDe
     return limited(request, reply, "read", oneLine(withoutQuery(url), 300), async (signal) => {
       if (conversationId) {
         const r = await ctx.session().read(conversationId, url, { ...options, signal });
-        return r.status === "pending" ? pending(r) : { text: readText(url, r), ...r };
+        return r.status === "pending" ? pending(r) : readReply(url, r, rawOf(request));
       }
-      const r = await ctx.websift().read(url, { ...options, signal });
-      return { text: readText(url, r), ...r };
+      return readReply(url, await ctx.websift().read(url, { ...options, signal }), rawOf(request));
     });
   });
 
@@ -60,10 +60,9 @@ export function registerApi(app: FastifyInstance, ctx: ServeRuntime, deps: ApiDe
     return limited(request, reply, "answer", oneLine(query, 300), async (signal) => {
       if (conversationId) {
         const r = await ctx.session().answer(conversationId, query, { ...options, signal });
-        return r.status === "pending" ? pending(r) : { text: answerText(r), ...r };
+        return r.status === "pending" ? pending(r) : answerReply(r, rawOf(request));
       }
-      const r = await ctx.websift().answer(query, { ...options, signal });
-      return { text: answerText(r), ...r };
+      return answerReply(await ctx.websift().answer(query, { ...options, signal }), rawOf(request));
     });
   });
 
@@ -107,6 +106,11 @@ export function registerApi(app: FastifyInstance, ctx: ServeRuntime, deps: ApiDe
     }
   }
 }
+
+const rawOf = (request: FastifyRequest) => {
+  const raw = (request.query as { raw?: string } | undefined)?.raw;
+  return raw === "1" || raw === "true";
+};
 
 function pending(p: PendingLookup): Reply {
   return { text: p.message, ...p };

@@ -5,19 +5,15 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from "fastify";
-import type { AnswerResult } from "../ground/answer.js";
 import { isLoopbackHost } from "../mcp/http-guard.js";
-import type { ReadResult } from "../read/read.js";
-import type { SearchResponse } from "../search/chain.js";
 import { oneLine } from "../session/one-line.js";
-import type { Landing } from "../session/session.js";
 import { registerApi } from "./api.js";
 import { ClientLimits } from "./client-limits.js";
 import type { ServeContext } from "./context.js";
+import { ConversationIds } from "./conversation-ids.js";
+import { registerConversations } from "./conversations.js";
 import { registerEvents } from "./events.js";
 import { type GuardOptions, installGuard } from "./guard.js";
-import { LandingHub } from "./landings.js";
-import { answerText, readText, searchText } from "./render.js";
 import type { ServeRuntime } from "./serve-context.js";
 
 /** More routes on the same app and context (the dashboard registers `/` and `/v1/admin/*` this way). */
@@ -39,6 +35,11 @@ export interface ServeAppOptions extends GuardOptions {
    * proxies' addresses), so per-client caps apply per real client, not to the balancer as a whole.
    */
   trustProxy?: boolean | string | string[];
+  /**
+   * Signs the conversation ids this service issues (default: the API token, which every instance of a fleet
+   * holds); instances with the same key honour each other's ids. Without either, the key is the process's own.
+   */
+  conversationKey?: string;
 }
 
 /** The HTTP service on one Fastify app: the JSON API, the conversation event streams, then any extra routes. */
@@ -46,6 +47,10 @@ export async function buildServeApp(
   ctx: ServeRuntime,
   options: ServeAppOptions = {},
 ): Promise<FastifyInstance> {
+  if (options.adminToken !== undefined && options.adminToken === options.token)
+    throw new Error(
+      "WEBSIFT_ADMIN_TOKEN must differ from WEBSIFT_SERVE_TOKEN: whoever may use must not administer",
+    );
   const bodyLimit = options.bodyLimit ?? 64 * 1024;
   const cap = options.clientCap ?? { running: 4, waiting: 16 };
   const serverOptions: FastifyServerOptions = {
@@ -73,30 +78,22 @@ export async function buildServeApp(
   installGuard(app, options);
 
   const store = ctx.store.status();
-  const redisUrl = store.backend === "redis" ? ctx.config().env.WEBSIFT_REDIS_URL?.trim() : undefined;
-  const hub = new LandingHub({ redisUrl: redisUrl || undefined, log: ctx.log });
-  const stopHearing = ctx.onLanded((landing) => {
-    // The session swallows a listener's throw; the operator hears of it here.
-    try {
-      hub.publish({ conversationId: landing.conversationId, id: landing.id, data: landedData(landing) });
-    } catch (err) {
-      ctx.log(`serve: delivering a landing: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  });
-  app.addHook("onClose", async () => {
-    stopHearing();
-    await hub.close();
-  });
-  await hub.whenReady();
-
   const clientOf = (request: FastifyRequest) => request.ip;
+  const conversationKey = options.conversationKey ?? options.token;
+  const ids = new ConversationIds(conversationKey);
+  if (!conversationKey && store.backend === "redis")
+    ctx.log(
+      "serve: conversation ids hold on this instance only: set WEBSIFT_SERVE_TOKEN (the same on every instance) so the fleet shares them",
+    );
+  registerConversations(app, ids);
   registerApi(app, ctx, {
     limits: new ClientLimits(cap.running, cap.waiting),
     clientOf,
     capText: `at most ${cap.running} running and ${cap.waiting} waiting`,
   });
   registerEvents(app, {
-    hub,
+    mailbox: ctx.session().mailbox,
+    ids,
     keepAliveMs: options.keepAliveMs,
     clientOf,
     maxStreamsPerClient: options.maxStreamsPerClient,
@@ -118,7 +115,12 @@ export interface Listening {
 export async function listen(
   app: FastifyInstance,
   ctx: ServeContext,
-  { host = "127.0.0.1", port = DEFAULT_SERVE_PORT, token }: { host?: string; port?: number; token?: string },
+  {
+    host = "127.0.0.1",
+    port = DEFAULT_SERVE_PORT,
+    token,
+    adminToken,
+  }: { host?: string; port?: number; token?: string; adminToken?: string },
 ): Promise<Listening> {
   await app.listen({ host, port });
   const real = (app.server.address() as AddressInfo).port;
@@ -126,26 +128,10 @@ export async function listen(
     ctx.log(
       `serve: listening on ${host} without a token: anyone who can reach this port can use it; set WEBSIFT_SERVE_TOKEN`,
     );
+  if (!isLoopbackHost(host) && !adminToken)
+    ctx.log(
+      "serve: the dashboard's admin routes answer this machine only; set WEBSIFT_ADMIN_TOKEN to open them",
+    );
   const shown = host.includes(":") ? `[${host}]` : host;
   return { url: `http://${shown}:${real}`, port: real, host };
-}
-
-/** The event's data: what the synchronous call would have answered, plus the lookup's id and keepAs line. */
-function landedData(landing: Landing): Record<string, unknown> {
-  const base = {
-    id: landing.id,
-    keepAs: landing.keepAs,
-    kind: landing.kind,
-    conversation_id: landing.conversationId,
-  };
-  if (landing.kind === "search") {
-    const r: SearchResponse = landing.result;
-    return { text: searchText(r), ...r, ...base };
-  }
-  if (landing.kind === "read") {
-    const r: ReadResult = landing.result;
-    return { text: readText(r.url, r), ...r, ...base };
-  }
-  const r: AnswerResult = landing.result;
-  return { text: answerText(r), ...r, ...base };
 }

@@ -1,8 +1,13 @@
 import { join } from "node:path";
 import { webAbilityGate } from "../config/abilities.js";
 import { CONFIG_FILE_NAME, loadConfig, type ResolvedConfig } from "../config/load.js";
+import { failedLookup, shuttingDown } from "../session/failed-lookup.js";
+import type { LookupKind } from "../session/lookup-key.js";
+import { Mailbox } from "../session/mailbox.js";
 import { createSession, type Landing, type Session, type SessionOptions } from "../session/session.js";
+import { MemoryMailboxStore } from "../store/mailbox-store.js";
 import { openStore, type StatusStore } from "../store/open-store.js";
+import { RedisMailboxStore } from "../store/redis-mailbox.js";
 import type { Store } from "../store/store.js";
 import { createWebsift, type Websift, type WebsiftConfig } from "../websift.js";
 import type { ActivityEntry, ServeContext } from "./context.js";
@@ -20,7 +25,9 @@ export interface ServeContextOptions {
   /** Shared state; opened from the config (sqlite, or redis with WEBSIFT_REDIS_URL) when absent. */
   store?: StatusStore;
   /** deadlineSeconds, maxConcurrent of the conversation session; waitSeconds wins over the config's. */
-  session?: Omit<SessionOptions, "onLanded">;
+  session?: Omit<SessionOptions, "onLanded" | "mailbox">;
+  /** How often this instance looks for lookups of stopped instances (default 1 s), and their heartbeat. */
+  mailbox?: { reapEveryMs?: number; aliveMs?: number; heartbeatMs?: number };
   log?: (line: string) => void;
   /** Recent API calls kept for the Health page (default 200). */
   activityLimit?: number;
@@ -33,6 +40,14 @@ export interface ServeRuntime extends ServeContext {
   onLanded(listener: (landing: Landing) => void): () => void;
   /** Whether web access is on for the current instance (config, WEBSIFT_ENABLED, the switch in overrides). */
   enabled(): Promise<boolean>;
+  /**
+   * For a process told to stop: new calls answer `shutting_down` at once, calls in flight (direct ones and
+   * conversations' lookups) get up to `graceMs` to finish, then are stopped and answer, or land, as
+   * `shutting_down`. Resolves once every landing is in the mailbox; `close()` follows.
+   */
+  drain(graceMs: number): Promise<void>;
+  /** True from the start of `drain()`: the health route says so, for a load balancer to stop sending. */
+  draining(): boolean;
   close(): Promise<void>;
 }
 
@@ -48,6 +63,12 @@ interface Generation {
 }
 
 const TRACKED = ["search", "read", "fetchBest", "answer", "research"] as const;
+/** The calls a stopping service cuts off at the end of its grace, answering in their kind's shape. */
+const STOPPABLE: Partial<Record<(typeof TRACKED)[number], LookupKind>> = {
+  search: "search",
+  read: "read",
+  answer: "answer",
+};
 
 export function createServeContext(options: ServeContextOptions = {}): ServeRuntime {
   const log = options.log ?? ((line: string) => process.stderr.write(`websift: ${line}\n`));
@@ -61,6 +82,21 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
   const activity: ActivityEntry[] = [];
   const activityLimit = options.activityLimit ?? 200;
   const listeners = new Set<(landing: Landing) => void>();
+  // Results owed to conversations: in Redis for a fleet (its instances deliver each other's landings and land a
+  // stopped one's lookups as failures), else in this process.
+  const redisUrl = store.status().backend === "redis" ? first.env.WEBSIFT_REDIS_URL?.trim() : undefined;
+  const mailbox = new Mailbox({
+    store: redisUrl
+      ? new RedisMailboxStore({ url: redisUrl, log, ...options.mailbox })
+      : new MemoryMailboxStore(),
+    reapEveryMs: options.mailbox?.reapEveryMs,
+    log,
+  });
+  // Aborted when a drain's grace ends: what is still running is told to stop.
+  const stopping = new AbortController();
+  let draining = false;
+  const idle = new Set<() => void>();
+  const generations = new Set<Generation>();
   let current = build(first);
 
   function build(config: ResolvedConfig): Generation {
@@ -77,6 +113,7 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
       log: verbose ? log : undefined,
     });
     const gen: Generation = { config, enabled, raw, view: raw, running: 0, retired: false };
+    generations.add(gen);
     gen.view = trackedView(gen);
     return gen;
   }
@@ -86,14 +123,25 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
     const view = Object.create(gen.raw) as Websift;
     for (const name of TRACKED) {
       const method = gen.raw[name] as (...args: unknown[]) => Promise<unknown>;
+      const kind = STOPPABLE[name];
       Object.defineProperty(view, name, {
         value: async (...args: unknown[]) => {
+          const subject = String(args[0]);
+          if (kind && draining) return failedLookup(kind, subject, shuttingDown);
+          if (kind) {
+            const given = (args[1] ?? {}) as { signal?: AbortSignal };
+            const signal = given.signal ? AbortSignal.any([given.signal, stopping.signal]) : stopping.signal;
+            args[1] = { ...given, signal };
+          }
           gen.running++;
           try {
-            return await method(...args);
+            const result = (await method(...args)) as { status?: string };
+            const cutOff = stopping.signal.aborted && result?.status !== "ok" && result?.status !== "partial";
+            return kind && cutOff ? failedLookup(kind, subject, shuttingDown) : result;
           } finally {
             gen.running--;
             if (gen.retired && gen.running === 0) retire(gen);
+            if (running() === 0) for (const done of idle) done();
           }
         },
       });
@@ -102,11 +150,18 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
     return view;
   }
 
+  function running(): number {
+    let n = 0;
+    for (const gen of generations) n += gen.running;
+    return n;
+  }
+
   function retire(gen: Generation): Promise<void> {
     gen.retired = true;
     if (gen.running > 0) return Promise.resolve();
     // Only the instance's own connections: the headless browser is the process's and serves the next instance
     // too (Websift.close() would shut it under a render in flight); ctx.close() ends it with the last instance.
+    generations.delete(gen);
     gen.closed ??= gen.raw.net.close().catch((err) => log(`serve: closing the old instance: ${String(err)}`));
     return gen.closed;
   }
@@ -125,6 +180,7 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
       // conversation's, and would let three slow reads from one client queue everybody else's.
       maxConcurrent: SERVICE_LOOKUPS,
       ...options.session,
+      mailbox,
       onLanded(landing) {
         for (const listener of listeners) listener(landing);
       },
@@ -159,8 +215,26 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
       if (current.config.env.WEBSIFT_ENABLED === "0") return false;
       return current.enabled();
     },
+    draining: () => draining,
+    async drain(graceMs) {
+      draining = true;
+      const direct = async () => {
+        let timer: NodeJS.Timeout | undefined;
+        if (running() > 0)
+          await new Promise<void>((resolve) => {
+            idle.add(resolve);
+            timer = setTimeout(resolve, graceMs);
+          });
+        clearTimeout(timer);
+        idle.clear();
+        stopping.abort(new Error(shuttingDown.message));
+      };
+      await Promise.all([direct(), session.drain(graceMs)]);
+      // Calls told to stop answer within moments; the HTTP server's close waits for their replies.
+    },
     async close() {
       await session.close();
+      await mailbox.close();
       await current.raw.close().catch((err) => log(`serve: closing: ${String(err)}`));
       await store.close();
     },

@@ -46,11 +46,20 @@ export const sessionClosed: Failure = {
   message: "the session closed before the lookup finished",
 };
 
+export const shuttingDown: Failure = {
+  status: "error",
+  code: "shutting_down",
+  message: "the service stopped before the lookup finished; ask again",
+};
+
 export const withdrawn: Failure = {
   status: "error",
   code: "withdrawn",
   message: "the lookup was given up by everyone who asked for it",
 };
+
+/** The caller's arguments were wrong: the message names the argument. */
+export const badInput = (message: string): Failure => ({ status: "error", code: "bad_input", message });
 
 export function unexpected(err: unknown): Failure {
   const message = err instanceof Error ? err.message.split("\n")[0] : String(err);

@@ -1,33 +1,29 @@
 import type { AnswerResult } from "../ground/answer.js";
 import type { ReadResult } from "../read/read.js";
 import type { SearchResponse } from "../search/chain.js";
-import { oneLine, quotedTitle, shownUrl } from "./one-line.js";
-
-/** How many result titles a search's line names. */
-const TOP = 3;
+import type { LookupKind } from "./lookup-key.js";
+import { quotedTitle, shownUrl } from "./one-line.js";
 
 /**
  * The line a caller keeps in its window after the first turn instead of the whole page or result list: enough to
- * remember that it looked, and what, without carrying a stranger's text turn after turn.
+ * remember that it looked, and what. It sits unfenced in the window turn after turn, so it holds only words the
+ * caller or websift wrote (the query, the URL it asked for, counts and statuses), never a page's title or a
+ * result's: a stranger's words would otherwise outlive the fence that held them.
  */
 export function keepAsRead(url: string, result: ReadResult): string {
-  const where = shownUrl(result.finalUrl || url);
+  const where = shownUrl(url);
   if (result.status !== "ok" && result.status !== "partial")
     return `(you tried to read ${where}: ${result.status})`;
-  const title = oneLine(result.title, 150);
-  return title ? `(you read ${quotedTitle(title)} ${where})` : `(you read ${where})`;
+  return `(you read ${where})`;
 }
 
 export function keepAsSearch(query: string, result: SearchResponse): string {
   const asked = quotedTitle(query, 200);
   if (result.status !== "ok" && result.status !== "partial")
     return `(you searched ${asked}: ${result.status})`;
-  const titles = result.results
-    .slice(0, TOP)
-    .map((r) => oneLine(r.title, 100))
-    .filter(Boolean);
-  return titles.length
-    ? `(you searched ${asked}: ${titles.join("; ")})`
+  const n = result.results.length;
+  return n
+    ? `(you searched ${asked}: ${n} result${n === 1 ? "" : "s"})`
     : `(you searched ${asked}: nothing found)`;
 }
 
@@ -36,4 +32,14 @@ export function keepAsAnswer(query: string, result: AnswerResult): string {
   return result.status === "ok" || result.status === "partial"
     ? `(you looked up ${asked})`
     : `(you looked up ${asked}: ${result.status})`;
+}
+
+export function keepAsOf(
+  kind: LookupKind,
+  subject: string,
+  result: SearchResponse | ReadResult | AnswerResult,
+): string {
+  if (kind === "read") return keepAsRead(subject, result as ReadResult);
+  if (kind === "search") return keepAsSearch(subject, result as SearchResponse);
+  return keepAsAnswer(subject, result as AnswerResult);
 }

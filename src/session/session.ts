@@ -1,4 +1,16 @@
 import { randomUUID } from "node:crypto";
+import {
+  ANSWER_OPTIONS,
+  asBadInput,
+  CONVERSATION_ID,
+  checkArgument,
+  QUERY,
+  READ_OPTIONS,
+  SEARCH_OPTIONS,
+  SESSION_OPTIONS,
+  TURN_OPTIONS,
+  URL_ARGUMENT,
+} from "../arguments.js";
 import { Deadline, DeadlineExceeded } from "../core/deadline.js";
 import type { AnswerOptions, AnswerResult } from "../ground/answer.js";
 import type { ReadOptions, ReadResult } from "../read/read.js";
@@ -6,9 +18,18 @@ import type { SearchResponse } from "../search/chain.js";
 import type { SearchOptions } from "../search/options.js";
 import type { Websift } from "../websift.js";
 import { type Clock, systemClock } from "./clock.js";
-import { failedLookup, pastDeadline, sessionClosed, unexpected, withdrawn } from "./failed-lookup.js";
-import { keepAsAnswer, keepAsRead, keepAsSearch } from "./keep-as.js";
+import {
+  badInput,
+  failedLookup,
+  pastDeadline,
+  sessionClosed,
+  shuttingDown,
+  unexpected,
+  withdrawn,
+} from "./failed-lookup.js";
+import { keepAsOf } from "./keep-as.js";
 import { type LookupKind, lookupKey } from "./lookup-key.js";
+import { Mailbox } from "./mailbox.js";
 import { SlotQueue } from "./slot-queue.js";
 import { createWebMemory } from "./web-memory.js";
 
@@ -59,10 +80,17 @@ export interface SessionOptions {
   maxConcurrent?: number;
   /** Receives each lookup that outlived its turn, once, for the conversation that asked. */
   onLanded?: (landing: Landing) => void | Promise<void>;
+  /**
+   * Where results owed to conversations live (a memory mailbox of this session by default; a shared one for a
+   * fleet). `onLanded` hears what this session posts to it; the caller closes a mailbox it passed in.
+   */
+  mailbox?: Mailbox;
   clock?: Clock;
 }
 
 export interface Session {
+  /** The results owed to this session's conversations: surfaces replay and follow them from here. */
+  readonly mailbox: Mailbox;
   search(
     conversationId: string,
     query: string,
@@ -97,6 +125,12 @@ export interface Session {
   pending(conversationId: string): InFlightLookup[];
   /** Recent pages and searches of one conversation, or of the whole session; "" when there are none. */
   liveState(conversationId?: string): string;
+  /**
+   * For a process told to stop: takes no new lookup (each answers `shutting_down` at once), lets those in flight
+   * finish for up to `graceMs`, then stops the rest, which land as `shutting_down` to the conversations owed them.
+   * Resolves once every landing is in the mailbox. Call `close()` after it.
+   */
+  drain(graceMs: number): Promise<void>;
   /** Stops every lookup; resolves once each has landed or been cancelled. */
   close(): Promise<void>;
 }
@@ -105,7 +139,7 @@ export type SessionWebsift = Pick<Websift, "search" | "read" | "answer">;
 
 export type LookupResult = SearchResponse | ReadResult | AnswerResult;
 type Call = (signal: AbortSignal, ms: number) => Promise<LookupResult>;
-type Ended = "call" | "deadline" | "close" | "withdrawn";
+type Ended = "call" | "deadline" | "close" | "withdrawn" | "shutdown";
 
 /** One conversation's claim on a lookup. */
 interface Ticket {
@@ -137,7 +171,8 @@ const CLOSE_GRACE_MS = 2000;
  * Lookups that never hold a turn: a caller waits at most `waitSeconds`, then goes on with "pending" while the
  * lookup runs on and lands later through `onLanded`, to the conversation that asked.
  */
-export function createSession(websift: SessionWebsift, options: SessionOptions = {}): Session {
+export function createSession(websift: SessionWebsift, given?: SessionOptions): Session {
+  const options = checkArgument("createSession", "options", SESSION_OPTIONS, given);
   const clock = options.clock ?? systemClock;
   const wait = options.waitSeconds;
   const waitMs = () => seconds((typeof wait === "function" ? wait() : wait) ?? 3, "waitSeconds") * 1000;
@@ -146,9 +181,14 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
   const slots = new SlotQueue(options.maxConcurrent ?? 3);
   const memory = createWebMemory(clock);
   const inFlight = new Map<string, Lookup>();
+  const mailbox = options.mailbox ?? new Mailbox();
+  const onLanded = options.onLanded;
+  const stopHearing = onLanded ? mailbox.onPosted((landing) => onLanded(landing)) : () => {};
   // Calls aborted at their deadline may still be winding down; close() waits for them too.
   const unsettled = new Set<Promise<unknown>>();
   let closed = false;
+  let draining = false;
+  let idle: (() => void) | undefined;
 
   function ask(
     kind: LookupKind,
@@ -158,9 +198,9 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
     call: Call,
     turn: AbortSignal | undefined,
   ): Promise<InTurn<LookupResult> | PendingLookup> {
-    if (closed) {
-      const result = failedLookup(kind, subject, sessionClosed);
-      return Promise.resolve({ ...result, id: randomUUID(), keepAs: keepAsOf(kind, subject, result) });
+    if (closed || draining) {
+      const failure = closed ? sessionClosed : shuttingDown;
+      return Promise.resolve(answeredAtOnce(kind, subject, failedLookup(kind, subject, failure)));
     }
     const key = lookupKey(kind, subject, keyOptions);
     const lookup = inFlight.get(key) ?? begin(key, kind, subject, call);
@@ -169,10 +209,37 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
       ticket = { id: randomUUID(), conversationId, owed: false, waiters: new Set() };
       lookup.tickets.set(conversationId, ticket);
     }
-    return waitInTurn(ticket, turn);
+    return waitInTurn(lookup, ticket, turn);
+  }
+
+  function answeredAtOnce(kind: LookupKind, subject: string, result: LookupResult): InTurn<LookupResult> {
+    return { ...result, id: randomUUID(), keepAs: keepAsOf(kind, subject, result) };
+  }
+
+  /** Bad arguments answer at once, as a failure of the kind's shape, before anything is queued. */
+  function checked<K extends LookupKind>(
+    kind: K,
+    conversationId: unknown,
+    subject: unknown,
+    options: unknown,
+  ): { ok: true; options: Record<string, unknown> } | { ok: false; refusal: Promise<InTurn<LookupResult>> } {
+    const schema = kind === "search" ? SEARCH_OPTIONS : kind === "read" ? READ_OPTIONS : ANSWER_OPTIONS;
+    try {
+      checkArgument(kind, "conversationId", CONVERSATION_ID, conversationId);
+      checkArgument(kind, kind === "read" ? "url" : "query", kind === "read" ? URL_ARGUMENT : QUERY, subject);
+      return {
+        ok: true,
+        options: checkArgument(kind, "options", schema, options) as Record<string, unknown>,
+      };
+    } catch (err) {
+      const shown = typeof subject === "string" ? subject : "";
+      const result = failedLookup(kind, shown, badInput(asBadInput(err).message));
+      return { ok: false, refusal: Promise.resolve(answeredAtOnce(kind, shown, result)) };
+    }
   }
 
   function waitInTurn(
+    lookup: Lookup,
     ticket: Ticket,
     turn: AbortSignal | undefined,
   ): Promise<InTurn<LookupResult> | PendingLookup> {
@@ -187,6 +254,8 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
         ticket.waiters.delete(onResult);
         clock.clearTimeout(timer);
         turn?.removeEventListener("abort", stopWaiting);
+        if (!ticket.owed && lookup.state !== "landed")
+          mailbox.owe(ticket.id, ticket.conversationId, lookup.kind, lookup.subject, lookup.deadlineAt);
         ticket.owed = true;
         resolve({ status: "pending", id: ticket.id, message: PENDING_MESSAGE });
       }
@@ -227,14 +296,17 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
     const ms = Math.max(1, lookup.deadlineAt - clock.now());
     let calling: Promise<LookupResult>;
     try {
-      calling = lookup.call(lookup.controller.signal, ms);
+      calling = Promise.resolve(lookup.call(lookup.controller.signal, ms));
     } catch (err) {
       calling = Promise.reject(err);
     }
-    const settled = calling.then(
-      (result) => land(lookup, result, "call"),
-      (err) => land(lookup, failedLookup(lookup.kind, lookup.subject, unexpected(err)), "call"),
-    );
+    const settled = calling
+      .then(
+        (result) => land(lookup, result, "call"),
+        (err) => land(lookup, failedLookup(lookup.kind, lookup.subject, unexpected(err)), "call"),
+      )
+      // Nobody awaits a background lookup: whatever still went wrong must not reach the host unhandled.
+      .catch(() => {});
     unsettled.add(settled);
     settled.finally(() => unsettled.delete(settled));
   }
@@ -245,15 +317,21 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
     lookup.state = "landed";
     clock.clearTimeout(lookup.deadlineTimer);
     if (inFlight.get(lookup.key) === lookup) inFlight.delete(lookup.key);
+    if (inFlight.size === 0) idle?.();
     // A call cut off at its deadline frees its slot at once: it has been told to stop, and one that ignores the
     // signal must not hold the queue up. Its late answer is dropped.
     if (wasRunning) slots.leave();
     else lookup.withdraw();
     if (ended !== "call") lookup.controller.abort(abortReason(ended));
 
-    const keepAs = keepAsOf(lookup.kind, lookup.subject, result);
+    const keepAs = safeKeepAs(lookup.kind, lookup.subject, result);
     for (const ticket of lookup.tickets.values()) {
-      if (ended !== "close") remember(ticket.conversationId, lookup, result);
+      // Landing runs in the background: nothing in it may throw, or a waiter is never answered and the
+      // rejection reaches the host process unhandled.
+      if (ended !== "close")
+        try {
+          remember(ticket.conversationId, lookup, result);
+        } catch {}
       // A conversation told "pending" that asked again and is waiting now gets the result in that turn instead.
       const answeredInTurn = ticket.waiters.size > 0;
       for (const waiter of ticket.waiters) waiter(result, keepAs);
@@ -267,6 +345,7 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
           result,
           keepAs,
         } as Landing);
+      else if (ticket.owed) mailbox.release(ticket.id);
     }
   }
 
@@ -290,23 +369,40 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
     }
   }
 
+  /** Waits for calls winding down and landings being stored, at most CLOSE_GRACE_MS. */
+  async function settle(): Promise<void> {
+    let grace: unknown;
+    await Promise.race([
+      Promise.allSettled([...unsettled]),
+      new Promise<void>((resolve) => {
+        grace = clock.setTimeout(resolve, CLOSE_GRACE_MS);
+      }),
+    ]);
+    clock.clearTimeout(grace);
+  }
+
   function deliver(landing: Landing): void {
-    // One listener's failure must not keep the other conversations from their landings.
-    try {
-      const delivered = options.onLanded?.(landing);
-      if (delivered instanceof Promise) delivered.catch(() => {});
-    } catch {}
+    const posting = mailbox.post(landing).catch(() => false);
+    unsettled.add(posting);
+    posting.finally(() => unsettled.delete(posting));
   }
 
   return {
-    search(conversationId, query, { signal, ...rest } = {}) {
+    mailbox,
+    search(conversationId, query, options) {
+      const args = checked("search", conversationId, query, options);
+      if (!args.ok) return args.refusal as Promise<InTurn<SearchResponse>>;
+      const { signal, ...rest } = args.options as SessionSearchOptions;
       const call: Call = (lookupSignal, ms) =>
         websift.search(query, { ...rest, signal: lookupSignal, timeoutMs: ms });
       return ask("search", conversationId, query, rest, call, signal) as Promise<
         InTurn<SearchResponse> | PendingLookup
       >;
     },
-    read(conversationId, url, { signal, ...rest } = {}) {
+    read(conversationId, url, options) {
+      const args = checked("read", conversationId, url, options);
+      if (!args.ok) return args.refusal as Promise<InTurn<ReadResult>>;
+      const { signal, ...rest } = args.options as SessionReadOptions;
       // The reader's page cache answers a page read again at once: the session adds nothing in front of it.
       const call: Call = (lookupSignal, ms) =>
         websift.read(url, { ...rest, deadline: Deadline.fromSignal(lookupSignal, ms) });
@@ -314,26 +410,36 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
         InTurn<ReadResult> | PendingLookup
       >;
     },
-    answer(conversationId, query, { signal, ...rest } = {}) {
+    answer(conversationId, query, options) {
+      const args = checked("answer", conversationId, query, options);
+      if (!args.ok) return args.refusal as Promise<InTurn<AnswerResult>>;
+      const { signal, ...rest } = args.options as SessionAnswerOptions;
       const call: Call = (lookupSignal, ms) =>
         websift.answer(query, { ...rest, signal: lookupSignal, timeoutMs: ms });
       return ask("answer", conversationId, query, rest, call, signal) as Promise<
         InTurn<AnswerResult> | PendingLookup
       >;
     },
-    follow(conversationId, id, { signal } = {}) {
+    follow(conversationId, id, options) {
+      checkArgument("follow", "conversationId", CONVERSATION_ID, conversationId);
+      checkArgument("follow", "id", CONVERSATION_ID, id);
+      const { signal } = checkArgument("follow", "options", TURN_OPTIONS, options);
       const held = ticketOf(conversationId, id);
-      return held ? waitInTurn(held[1], signal) : undefined;
+      return held ? waitInTurn(held[0], held[1], signal) : undefined;
     },
     withdraw(conversationId, id) {
+      checkArgument("withdraw", "conversationId", CONVERSATION_ID, conversationId);
+      checkArgument("withdraw", "id", CONVERSATION_ID, id);
       const held = ticketOf(conversationId, id);
       if (!held || held[1].waiters.size > 0) return;
-      const [lookup] = held;
+      const [lookup, ticket] = held;
       lookup.tickets.delete(conversationId);
+      if (ticket.owed) mailbox.release(ticket.id);
       if (lookup.tickets.size === 0)
         land(lookup, failedLookup(lookup.kind, lookup.subject, withdrawn), "withdrawn");
     },
     pending(conversationId) {
+      checkArgument("pending", "conversationId", CONVERSATION_ID, conversationId);
       const listed: InFlightLookup[] = [];
       for (const lookup of inFlight.values()) {
         const ticket = lookup.tickets.get(conversationId);
@@ -349,33 +455,47 @@ export function createSession(websift: SessionWebsift, options: SessionOptions =
       return listed;
     },
     liveState(conversationId) {
+      if (conversationId !== undefined)
+        checkArgument("liveState", "conversationId", CONVERSATION_ID, conversationId);
       return memory.render(conversationId);
+    },
+    async drain(graceMs) {
+      draining = true;
+      let grace: unknown;
+      if (inFlight.size > 0)
+        await new Promise<void>((resolve) => {
+          idle = resolve;
+          grace = clock.setTimeout(resolve, graceMs);
+        });
+      clock.clearTimeout(grace);
+      idle = undefined;
+      for (const lookup of [...inFlight.values()])
+        land(lookup, failedLookup(lookup.kind, lookup.subject, shuttingDown), "shutdown");
+      await settle();
     },
     async close() {
       closed = true;
       for (const lookup of [...inFlight.values()])
         land(lookup, failedLookup(lookup.kind, lookup.subject, sessionClosed), "close");
-      let grace: unknown;
-      await Promise.race([
-        Promise.allSettled([...unsettled]),
-        new Promise<void>((resolve) => {
-          grace = clock.setTimeout(resolve, CLOSE_GRACE_MS);
-        }),
-      ]);
-      clock.clearTimeout(grace);
+      await settle();
+      stopHearing();
+      if (!options.mailbox) await mailbox.close();
     },
   };
 }
 
 function abortReason(ended: Exclude<Ended, "call">): Error {
   if (ended === "deadline") return new DeadlineExceeded();
-  return new Error(ended === "close" ? sessionClosed.message : withdrawn.message);
+  const failure = { close: sessionClosed, withdrawn, shutdown: shuttingDown }[ended];
+  return new Error(failure.message);
 }
 
-function keepAsOf(kind: LookupKind, subject: string, result: LookupResult): string {
-  if (kind === "read") return keepAsRead(subject, result as ReadResult);
-  if (kind === "search") return keepAsSearch(subject, result as SearchResponse);
-  return keepAsAnswer(subject, result as AnswerResult);
+function safeKeepAs(kind: LookupKind, subject: string, result: LookupResult): string {
+  try {
+    return keepAsOf(kind, subject, result);
+  } catch {
+    return `(you looked up ${kind === "read" ? "a page" : "something"}: error)`;
+  }
 }
 
 function seconds(value: number, name: string): number {

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,10 +10,12 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "websift-install-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const run = (...args: string[]) =>
-  promisify(execFile)(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: dir, BRAVE_API_KEY: "test-SECRET-brave-cli" },
+const TSX = fileURLToPath(import.meta.resolve("tsx"));
+const run = (...args: string[]) => runIn(ROOT, {}, ...args);
+const runIn = (cwd: string, env: Record<string, string>, ...args: string[]) =>
+  promisify(execFile)(process.execPath, ["--import", TSX, join(ROOT, "src/cli/main.ts"), ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: dir, BRAVE_API_KEY: "test-SECRET-brave-cli", ...env },
   });
 
 describe("websift install (CLI)", () => {
@@ -44,5 +46,17 @@ describe("websift install (CLI)", () => {
     );
     expect(JSON.parse(again.stdout)).toMatchObject({ client: "codex", file, action: "unchanged" });
     expect(readFileSync(file, "utf8")).toBe(toml);
+  }, 60_000);
+
+  it("takes an empty CODEX_HOME as unset: ~/.codex, never the working folder", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "websift-install-cwd-"));
+    try {
+      const r = await runIn(cwd, { CODEX_HOME: "" }, "install", "codex", "--command-path", "/bin/websift");
+      expect(r.stdout).toContain(join(dir, ".codex", "config.toml"));
+      expect(existsSync(join(dir, ".codex", "config.toml"))).toBe(true);
+      expect(existsSync(join(cwd, "config.toml"))).toBe(false);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
   }, 60_000);
 });

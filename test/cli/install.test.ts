@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
+import { findNodeAtLocation, getNodeValue, parseTree } from "jsonc-parser";
 import { parse } from "smol-toml";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { codexConfigPath, installCodex } from "../../src/mcp/install/codex.js";
@@ -57,14 +58,48 @@ describe("install codex", () => {
     expect((parse(after) as { model: string }).model).toBe("o3");
   });
 
-  it("refuses, changing nothing, when the file is not valid TOML or uses an inline mcp_servers table", () => {
+  it("refuses, changing nothing, when the file is not valid TOML", () => {
     writeFileSync(join(dir, "config.toml"), "model = \n");
     expect(() => installCodex({ launch, codexHome: dir })).toThrow(/not valid TOML.*nothing was changed/);
     expect(readFileSync(join(dir, "config.toml"), "utf8")).toBe("model = \n");
-    const inline = `mcp_servers = { other = { command = "x" } }\n`;
-    writeFileSync(join(dir, "config.toml"), inline);
-    expect(() => installCodex({ launch, codexHome: dir })).toThrow();
-    expect(readFileSync(join(dir, "config.toml"), "utf8")).toBe(inline);
+    writeFileSync(join(dir, "config.toml"), 'mcp_servers = "x"\n');
+    expect(() => installCodex({ launch, codexHome: dir })).toThrow(/mcp_servers is not a table/);
+  });
+
+  it("merges into an inline mcp_servers table, keeping every other byte", () => {
+    const cases = [
+      // Strings holding braces, brackets, quotes and comment marks must not end the table early.
+      [
+        `model = "o3"\nmcp_servers = { other = { command = "x}", args = ["]", '{'] } } # mine\n[profiles.a]\nmodel = "b"\n`,
+        ` } # mine`,
+      ],
+      [`mcp_servers = {}\n`, `}\n`],
+      [`mcp_servers = { a = { command = """q"}""" } }\n`, ` }\n`],
+    ] as const;
+    for (const [user, tail] of cases) {
+      writeFileSync(join(dir, "config.toml"), user);
+      expect(installCodex({ launch, codexHome: dir, envVars: ["BRAVE_API_KEY"] }).action).toBe("added");
+      const after = readFileSync(join(dir, "config.toml"), "utf8");
+      const toml = parse(after) as { mcp_servers: Record<string, unknown> };
+      expect(toml.mcp_servers.websift).toEqual({
+        command: launch.command,
+        args: ["mcp"],
+        env_vars: ["BRAVE_API_KEY"],
+      });
+      const before = parse(user) as { mcp_servers: Record<string, unknown> };
+      expect({ ...toml.mcp_servers, websift: undefined }).toEqual({
+        ...before.mcp_servers,
+        websift: undefined,
+      });
+      // One pure insertion inside the table's braces: nothing of the user's text removed or moved.
+      let head = 0;
+      while (head < user.length && after[head] === user[head]) head++;
+      const inserted = after.slice(head, after.length - (user.length - head));
+      expect(after).toBe(user.slice(0, head) + inserted + user.slice(head));
+      expect(inserted).toMatch(/^,? ?websift = \{ command = .* \} ?$/);
+      expect(user.slice(head).startsWith(tail)).toBe(true);
+      expect(installCodex({ launch, codexHome: dir }).action).toBe("unchanged");
+    }
   });
 
   it("never writes a key value, only variable names", () => {
@@ -76,9 +111,13 @@ describe("install codex", () => {
     expect(readFileSync(join(dir, "config.toml"), "utf8")).not.toContain("test-SECRET");
   });
 
-  it("finds CODEX_HOME from the environment, else ~/.codex", () => {
+  it("finds CODEX_HOME from the environment, else ~/.codex; an empty one is unset", () => {
     expect(codexConfigPath({ env: { CODEX_HOME: "/x/codex" } })).toBe("/x/codex/config.toml");
     expect(codexConfigPath({ env: {}, codexHome: "/y" })).toBe("/y/config.toml");
+    expect(codexConfigPath({ env: { CODEX_HOME: "" } })).toBe(join(homedir(), ".codex", "config.toml"));
+    expect(codexConfigPath({ env: { CODEX_HOME: "" }, codexHome: "" })).toBe(
+      join(homedir(), ".codex", "config.toml"),
+    );
   });
 });
 
@@ -127,6 +166,59 @@ describe("install claude / cursor (JSON)", () => {
     expect(() => installJsonClient({ client: "cursor", launch, file })).toThrow(/not an object/);
   });
 
+  it("edits the file in place: only the inserted entry is new, byte for byte", () => {
+    const cases = [
+      // Big integers, 1.0, escapes and JSONC comments would not survive a parse and re-serialise.
+      `{\n  // Claude's own counters\n  "userID": 123456789012345678901234567890,\n  "ratio": 1.0,\n  "name": "caf\\u00e9 \\/ \\"q\\"",\n  "mcpServers": {\n    "other": { "command": "o" } /* keep */\n  }\n}\n`,
+      `{\r\n\t"big": 9007199254740993,\r\n\t"mcpServers": {}\r\n}\r\n`,
+      `{"a": 1.50, "mcpServers": {"o": {"command": "o"}}}`,
+      `{\n  "e": 1e400,\n  "trailing": [1, 2,],\n}\n`,
+      `{}`,
+    ];
+    for (const user of cases) {
+      const file = join(dir, "edit.json");
+      writeFileSync(file, user);
+      expect(installJsonClient({ client: "cursor", launch, file }).action).toBe("added");
+      const after = readFileSync(file, "utf8");
+      const tree = parseTree(after, [], { allowTrailingComma: true });
+      const node = tree && findNodeAtLocation(tree, ["mcpServers", "websift"]);
+      expect(node && getNodeValue(node)).toEqual({ command: launch.command, args: ["mcp"] });
+      // One pure insertion: the file is the user's text with one run of new text in it, nothing removed.
+      let head = 0;
+      while (head < user.length && after[head] === user[head]) head++;
+      const inserted = after.slice(head, after.length - (user.length - head));
+      expect(after).toBe(user.slice(0, head) + inserted + user.slice(head));
+      expect(inserted).toContain('"websift"');
+      expect(inserted).not.toMatch(/other|big|ratio|trailing/);
+      for (const kept of [
+        "123456789012345678901234567890",
+        "1.0,",
+        "caf\\u00e9 \\/",
+        "/* keep */",
+        "1.50",
+        "1e400",
+        "// Claude's",
+      ])
+        if (user.includes(kept)) expect(after).toContain(kept);
+      expect(installJsonClient({ client: "cursor", launch, file }).action).toBe("unchanged");
+      rmSync(file);
+    }
+  });
+
+  it("lays the entry out in the file's own style", () => {
+    const file = join(dir, "style.json");
+    writeFileSync(file, `{\n    "mcpServers": {\n        "o": {}\n    }\n}\n`);
+    installJsonClient({ client: "cursor", launch, file });
+    expect(readFileSync(file, "utf8")).toBe(
+      `{\n    "mcpServers": {\n        "o": {},\n        "websift": {\n            "command": "${launch.command}",\n            "args": [\n                "mcp"\n            ]\n        }\n    }\n}\n`,
+    );
+    writeFileSync(file, `{"a": 1.0, "mcpServers": {}}`);
+    installJsonClient({ client: "cursor", launch, file });
+    expect(readFileSync(file, "utf8")).toBe(
+      `{"a": 1.0, "mcpServers": {"websift": {"command":"${launch.command}","args":["mcp"]}}}`,
+    );
+  });
+
   it("picks Claude Desktop's path per OS", () => {
     expect(jsonClientPath("claude-desktop", { home: "/h", platform: "darwin" })).toBe(
       "/h/Library/Application Support/Claude/claude_desktop_config.json",
@@ -137,6 +229,19 @@ describe("install claude / cursor (JSON)", () => {
     expect(
       jsonClientPath("claude-desktop", { home: "C:\\h", platform: "win32", env: { APPDATA: "/appdata" } }),
     ).toContain(join("/appdata", "Claude", "claude_desktop_config.json"));
+    // Empty variables are unset; a relative XDG_CONFIG_HOME is invalid by the XDG spec.
+    expect(
+      jsonClientPath("claude-desktop", { home: "/h", platform: "linux", env: { XDG_CONFIG_HOME: "" } }),
+    ).toBe("/h/.config/Claude/claude_desktop_config.json");
+    expect(
+      jsonClientPath("claude-desktop", { home: "/h", platform: "linux", env: { XDG_CONFIG_HOME: "rel" } }),
+    ).toBe("/h/.config/Claude/claude_desktop_config.json");
+    expect(
+      jsonClientPath("claude-desktop", { home: "/h", platform: "linux", env: { XDG_CONFIG_HOME: "/xdg" } }),
+    ).toBe("/xdg/Claude/claude_desktop_config.json");
+    expect(jsonClientPath("claude-desktop", { home: "/h", platform: "win32", env: { APPDATA: "" } })).toBe(
+      join("/h", "AppData", "Roaming", "Claude", "claude_desktop_config.json"),
+    );
     const desktop = installJsonClient({
       client: "claude-desktop",
       launch,

@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, maskedValue } from "../../src/config/load.js";
 
@@ -88,10 +89,15 @@ describe("loadConfig", () => {
     });
   });
 
-  it("reads the paid switch only as exactly 1, and WEBSIFT_ENABLED=0 as off", () => {
-    expect(
-      setting(loadConfig({ cwd, home, env: { WEBSIFT_ENABLE_PAID: "true" } }), "enablePaid")?.value,
-    ).toBe(false);
+  it("reads switches as 1 or 0 and refuses any other spelling by name (it would be read as off below)", () => {
+    for (const word of ["true", "yes", "on", "2"])
+      expect(catchError(() => loadConfig({ cwd, home, env: { WEBSIFT_ENABLE_PAID: word } }))).toMatchObject({
+        setting: "WEBSIFT_ENABLE_PAID",
+        file: "environment",
+      });
+    expect(setting(loadConfig({ cwd, home, env: { WEBSIFT_ENABLE_PAID: "0" } }), "enablePaid")?.value).toBe(
+      false,
+    );
     expect(setting(loadConfig({ cwd, home, env: { WEBSIFT_ENABLE_PAID: "1" } }), "enablePaid")?.value).toBe(
       true,
     );
@@ -119,3 +125,42 @@ function catchError(fn: () => unknown): ConfigError {
   }
   throw new Error("expected an error");
 }
+
+describe("variables nothing reads", () => {
+  it("warns on stderr about an unknown WEBSIFT_ name, saying where it was and what was meant", () => {
+    writeFileSync(join(cwd, ".env"), "WEBSIFT_TIMEUOT=5\nOTHER_TOOL=1\n");
+    const lines: string[] = [];
+    const cfg = loadConfig({
+      cwd,
+      home,
+      env: { WEBSIFT_ENABLE_PAYD: "1", WEBSIFT_TIMEOUT: "7", PATH: "/bin" },
+      warn: (l) => lines.push(l),
+    });
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain(join(cwd, ".env"));
+    expect(lines[0]).toContain("WEBSIFT_TIMEUOT");
+    expect(lines[0]).toContain("did you mean WEBSIFT_TIMEOUT?");
+    expect(lines[1]).toContain("the environment: WEBSIFT_ENABLE_PAYD");
+    expect(lines[1]).toContain("did you mean WEBSIFT_ENABLE_PAID?");
+    // The misspelt switch did not turn paid use on.
+    expect(setting(cfg, "enablePaid")?.value).toBeUndefined();
+  });
+
+  it("knows every WEBSIFT_ variable the code reads, so none of them is ever warned about", () => {
+    const src = fileURLToPath(new URL("../../src", import.meta.url));
+    const names = new Set<string>();
+    for (const file of readdirSync(src, { recursive: true }) as string[])
+      if (file.endsWith(".ts"))
+        for (const m of readFileSync(join(src, file), "utf8").matchAll(/WEBSIFT_[A-Z0-9_]*[A-Z0-9]/g))
+          if (!/^WEBSIFT_(CONFIG|LLM)$/.test(m[0])) names.add(m[0]);
+    const lines: string[] = [];
+    loadConfig({
+      cwd,
+      home,
+      env: Object.fromEntries([...names].map((n) => [n, ""])),
+      warn: (l) => lines.push(l),
+    });
+    expect(names.size).toBeGreaterThan(20);
+    expect(lines).toEqual([]);
+  });
+});

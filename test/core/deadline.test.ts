@@ -1,11 +1,24 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Deadline, DeadlineExceeded } from "../../src/core/deadline.js";
+
+// The clock is simulated for the whole file (one continuous timeline, as the shared timer of the module under
+// test outlives each case): a deadline due at 20 ms fires when the test moves time past 20 ms, however busy the
+// machine is.
+beforeAll(() => {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date", "performance"] });
+});
+afterAll(() => {
+  vi.useRealTimers();
+});
+const pass = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
 describe("Deadline", () => {
   it("expires on time, with a DeadlineExceeded on its signal", async () => {
     const d = Deadline.after(30);
     expect(d.expired()).toBe(false);
-    expect(await d.sleep(1000)).toBe(false);
+    const slept = d.sleep(1000);
+    await pass(30);
+    expect(await slept).toBe(false);
     expect(d.expired()).toBe(true);
     expect(d.cancelled()).toBe(false);
     expect(d.signal.aborted).toBe(true);
@@ -62,7 +75,7 @@ describe("Deadline", () => {
 describe("Deadline's timer runs only while watched", () => {
   it("a deadline nobody listens to still reads as expired once its time has come", async () => {
     const d = Deadline.after(20);
-    await new Promise((r) => setTimeout(r, 40));
+    await pass(40);
     expect(d.expired()).toBe(true);
     expect(d.cancelled()).toBe(false);
     expect(d.signal.aborted).toBe(true);
@@ -71,7 +84,7 @@ describe("Deadline's timer runs only while watched", () => {
 
   it("a listener added late is called at once when the time has passed", async () => {
     const d = Deadline.after(10);
-    await new Promise((r) => setTimeout(r, 30));
+    await pass(30);
     const seen: unknown[] = [];
     d.onAbort((r) => seen.push(r));
     expect(seen[0]).toBeInstanceOf(DeadlineExceeded);
@@ -83,21 +96,19 @@ describe("Deadline's timer runs only while watched", () => {
     off();
     const seen: unknown[] = [];
     d.onAbort((r) => seen.push(r));
-    await new Promise((r) => setTimeout(r, 80));
+    await pass(80);
     expect(seen).toHaveLength(1);
   });
 });
 
 describe("Deadlines share one clock", () => {
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
   it("each watched deadline ends at its own time, whatever order they were made in", async () => {
     const start = Date.now();
     const due = { early: 20, middle: 50, late: 90 } as const;
     const ended: [keyof typeof due, number][] = [];
     for (const name of ["late", "early", "middle"] as const)
       Deadline.after(due[name]).onAbort(() => ended.push([name, Date.now() - start]));
-    await sleep(150);
+    await pass(150);
     expect(ended.map(([name]) => name)).toEqual(["early", "middle", "late"]);
     for (const [name, at] of ended) expect(at).toBeGreaterThanOrEqual(due[name] - 1);
   });
@@ -108,10 +119,10 @@ describe("Deadlines share one clock", () => {
     unwatched.onAbort(() => seen.push("unwatched"))();
     const later = Deadline.after(60);
     later.onAbort((r) => seen.push(r));
-    await sleep(35);
+    await pass(35);
     expect(seen).toEqual([]);
     expect(unwatched.expired()).toBe(true);
-    await sleep(60);
+    await pass(60);
     expect(seen).toHaveLength(1);
     expect(seen[0]).toBeInstanceOf(DeadlineExceeded);
   });
@@ -123,7 +134,7 @@ describe("Deadlines share one clock", () => {
     a.onAbort(() => seen.push("a"));
     b.onAbort((r) => seen.push(r instanceof DeadlineExceeded ? "b timed out" : "b"));
     a.abort(new Error("stop"));
-    await sleep(70);
+    await pass(70);
     expect(seen).toEqual(["a", "b timed out"]);
   });
 
@@ -136,7 +147,7 @@ describe("Deadlines share one clock", () => {
     offs[2]();
     const late = Deadline.after(45);
     late.onAbort(() => seen.push("late"));
-    await sleep(100);
+    await pass(100);
     expect(seen).toEqual(["d3", "d0", "late"]);
   });
 
@@ -146,14 +157,12 @@ describe("Deadlines share one clock", () => {
       Deadline.after(15).onAbort(() => seen.push("second"));
     });
     Deadline.after(200).onAbort(() => seen.push("far"));
-    await sleep(70);
+    await pass(70);
     expect(seen).toEqual(["second"]);
   });
 });
 
 describe("Deadline's watched set under churn", () => {
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
   it("random watch, unwatch, re-watch and abort: each ends at its time, none early, none lost", async () => {
     // A seeded walk over the slot bookkeeping: a wrong swap on removal would end a deadline early, late, never,
     // or end one nobody watches any more.
@@ -197,7 +206,7 @@ describe("Deadline's watched set under churn", () => {
         other.d.abort(new Error("stop"));
       }
     }
-    await sleep(300);
+    await pass(300);
     for (const e of made) {
       if (e.aborted) expect(e.d.cancelled()).toBe(true);
       else if (e.active) {
@@ -215,8 +224,6 @@ describe("Deadline's watched set under churn", () => {
 });
 
 describe("Deadline's shared clock keeps monotonic time", () => {
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
   it("a wall clock stepped back does not hold a watched deadline", async () => {
     const realNow = Date.now;
     let ended = false;
@@ -227,7 +234,7 @@ describe("Deadline's shared clock keeps monotonic time", () => {
     const stepped = realNow() - 60_000;
     Date.now = () => stepped + (performance.now() % 1000);
     try {
-      await sleep(200);
+      await pass(200);
     } finally {
       Date.now = realNow;
     }
@@ -241,7 +248,7 @@ describe("Deadline's shared clock keeps monotonic time", () => {
     const off = d.onAbort(() => {
       ended = true;
     });
-    await sleep(50);
+    await pass(50);
     off();
     expect(ended).toBe(false);
     expect(d.ended()).toBe(false);

@@ -1,4 +1,6 @@
 import http from "node:http";
+import { networkInterfaces } from "node:os";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -42,7 +44,11 @@ const INIT = {
 };
 
 /** A raw POST with full control over Host and Origin, as a rebinding web page would send it. */
-function rawPost(port: number, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+function rawPost(
+  port: number,
+  headers: Record<string, string>,
+  body: unknown = INIT,
+): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
@@ -61,11 +67,11 @@ function rawPost(port: number, headers: Record<string, string>): Promise<{ statu
         res.on("data", (c) => {
           body += c;
         });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
       },
     );
     req.on("error", reject);
-    req.end(JSON.stringify(INIT));
+    req.end(JSON.stringify(body));
   });
 }
 
@@ -100,7 +106,11 @@ describe("MCP over Streamable HTTP", () => {
   });
 
   it("requires the bearer token when one is set, and accepts it", async () => {
-    expect((await rawPost(locked.port, { host: `127.0.0.1:${locked.port}` })).status).toBe(401);
+    const missing = await rawPost(locked.port, { host: `127.0.0.1:${locked.port}` });
+    expect(missing.status).toBe(401);
+    expect(missing.headers["www-authenticate"]).toMatch(/^Bearer realm="websift", error="invalid_token"/);
+    expect(missing.headers["www-authenticate"]).toContain("WEBSIFT_MCP_TOKEN");
+    expect(JSON.parse(missing.body).error.message).toMatch(/Authorization: Bearer <WEBSIFT_MCP_TOKEN>/);
     const wrong = await rawPost(locked.port, {
       host: `127.0.0.1:${locked.port}`,
       authorization: "Bearer test-SECRET-wrong",
@@ -111,6 +121,87 @@ describe("MCP over Streamable HTTP", () => {
     const client = await connect(locked.url, { authorization: `Bearer ${TOKEN}` });
     expect((await client.listTools()).tools).toHaveLength(4);
     await client.close();
+  });
+
+  it("leads an OAuth client to an error naming the token, never into a browser flow", async () => {
+    // What an MCP client with OAuth support does after a 401: RFC 9728 and RFC 8414 discovery, then dynamic
+    // registration. Each probe is answered at once, and the client's error is the token's sentence.
+    const seen: string[] = [];
+    const provider: OAuthClientProvider = {
+      redirectUrl: "http://127.0.0.1:1/callback",
+      clientMetadata: { redirect_uris: ["http://127.0.0.1:1/callback"], client_name: "probe" },
+      clientInformation: () => undefined,
+      saveClientInformation: () => {},
+      tokens: () => undefined,
+      saveTokens: () => {},
+      redirectToAuthorization: (url) => {
+        seen.push(`redirect ${url}`);
+      },
+      saveCodeVerifier: () => {},
+      codeVerifier: () => "v",
+    };
+    const fetchSeen: typeof fetch = (input, init) => {
+      seen.push(new URL(String(input instanceof Request ? input.url : input)).pathname);
+      return fetch(input, init);
+    };
+    const client = new Client({ name: "oauth-probe", version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(new URL(locked.url), {
+      authProvider: provider,
+      fetch: fetchSeen,
+    });
+    await expect(client.connect(transport)).rejects.toThrow(/Authorization: Bearer <WEBSIFT_MCP_TOKEN>/);
+    expect(seen).toContain("/.well-known/oauth-protected-resource/mcp");
+    expect(seen).toContain("/.well-known/oauth-authorization-server");
+    expect(seen.filter((s) => s.startsWith("redirect"))).toEqual([]);
+    for (const path of [
+      "/.well-known/oauth-protected-resource",
+      "/.well-known/openid-configuration",
+      "/register",
+    ]) {
+      const res = await fetch(`http://127.0.0.1:${locked.port}${path}`, {
+        method: path === "/register" ? "POST" : "GET",
+      });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(((await res.json()) as { error_description: string }).error_description).toMatch(/not OAuth/);
+    }
+  });
+
+  it("bound to every interface, answers to each local name and to --allow-host, and refuses others", async () => {
+    const wide = await startMcpHttp({
+      websift,
+      port: 0,
+      host: "0.0.0.0",
+      token: TOKEN,
+      allowedHosts: ["websift.internal", "lan-box:9000"],
+      allowedOrigins: ["https://app.example/"],
+    });
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const local = Object.values(networkInterfaces())
+      .flat()
+      .filter((i) => i !== undefined)
+      .map((i) => (i.family === "IPv6" ? `[${i.address}]` : i.address));
+    try {
+      for (const name of ["127.0.0.1", "localhost", ...local])
+        expect((await rawPost(wide.port, { host: `${name}:${wide.port}`, ...auth })).status, name).toBe(200);
+      // A bare allowed name matches on any port (a container's port mapping), a name:port on that port only.
+      expect((await rawPost(wide.port, { host: "websift.internal:18080", ...auth })).status).toBe(200);
+      expect((await rawPost(wide.port, { host: "lan-box:9000", ...auth })).status).toBe(200);
+      expect((await rawPost(wide.port, { host: "lan-box:9001", ...auth })).status).toBe(403);
+      const foreign = await rawPost(wide.port, { host: `attacker.example:${wide.port}`, ...auth });
+      expect(foreign.status).toBe(403);
+      expect(foreign.body).toMatch(/Host not allowed.*--allow-host/);
+      const origin = { host: `localhost:${wide.port}`, ...auth };
+      expect((await rawPost(wide.port, { ...origin, origin: "https://app.example" })).status).toBe(200);
+      expect((await rawPost(wide.port, { ...origin, origin: "https://other.example" })).status).toBe(403);
+      // The token is still checked for every name.
+      expect((await rawPost(wide.port, { host: `localhost:${wide.port}` })).status).toBe(401);
+      const client = await connect(`http://localhost:${wide.port}/mcp`, auth);
+      expect((await client.listTools()).tools).toHaveLength(4);
+      await client.close();
+    } finally {
+      await wide.close();
+    }
   });
 
   it("refuses a foreign Host or Origin (DNS rebinding of the local server)", async () => {
@@ -130,7 +221,7 @@ describe("MCP over Streamable HTTP", () => {
     expect(local.status).toBe(200);
   });
 
-  it("answers 404 off /mcp and 400 to a body that is not JSON", async () => {
+  it("answers 404 off /mcp, a parse error to a body that is not JSON, and 'no valid session' to a call without one", async () => {
     const res = await fetch(`http://127.0.0.1:${open.port}/other`);
     expect(res.status).toBe(404);
     const bad = await fetch(open.url, {
@@ -139,6 +230,20 @@ describe("MCP over Streamable HTTP", () => {
       body: "{ nope",
     });
     expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    const list = { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} };
+    const sessionless = await rawPost(open.port, { host: `127.0.0.1:${open.port}` }, list);
+    expect(sessionless.status).toBe(400);
+    const { error } = JSON.parse(sessionless.body) as { error: { code: number; message: string } };
+    expect(error.code).toBe(-32000);
+    expect(error.message).toMatch(/no valid session/i);
+    const stale = await rawPost(
+      open.port,
+      { host: `127.0.0.1:${open.port}`, "mcp-session-id": "gone" },
+      list,
+    );
+    expect(stale.status).toBe(404);
+    expect(JSON.parse(stale.body).error.code).toBe(-32001);
   });
 
   it("bounds open sessions, letting a new client replace only a session left idle", async () => {

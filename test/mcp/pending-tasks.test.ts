@@ -67,7 +67,10 @@ describe("MCP tasks backed by the session", () => {
     const result = last.type === "result" ? last.result : undefined;
     expect(result?.isError).toBeFalsy();
     expect(JSON.stringify(result?.content)).toContain("Tasked page");
-    expect(result?.structuredContent).toMatchObject({ status: "ok", finalUrl: route.url });
+    expect(result?.structuredContent).toMatchObject({
+      status: "ok",
+      text: expect.stringContaining("Tasked page"),
+    });
     expect((await client.experimental.tasks.getTask(taskId)).status).toBe("completed");
     expect((await client.experimental.tasks.listTasks()).tasks.map((t) => t.taskId)).toContain(taskId);
   });

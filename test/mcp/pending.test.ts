@@ -46,6 +46,8 @@ function pendingId(r: ToolResult): string {
   const id = String(r.structuredContent?.id);
   expect(textOf(r)).toContain(`still running (id ${id})`);
   expect(textOf(r)).toContain(`web_result {"id":"${id}"}`);
+  // The same instruction for a client that hands its model structuredContent.
+  expect(r.structuredContent?.text).toBe(textOf(r));
   return id;
 }
 
@@ -75,8 +77,9 @@ async function slowLookupLandsForItsClient(client: Client, other: Client) {
   expect(r.isError).toBeFalsy();
   expect(textOf(r)).toContain("Slow harbour notes");
   expect(textOf(r)).toContain("the harbour master posts the tide times");
-  expect(r.structuredContent).toMatchObject({ status: "ok", id, finalUrl: route.url });
-  expect(String(r.structuredContent?.keepAs)).toContain("Slow harbour notes");
+  // Codex and Claude Code hand their model structuredContent: it is the same fenced text, never the raw page.
+  expect(r.structuredContent).toMatchObject({ status: "ok", text: textOf(r), source: "extracted-html" });
+  expect(r.structuredContent).not.toHaveProperty("markdown");
 
   // Once: the result was handed over.
   const again = await call(client, "web_result", { id });
@@ -85,14 +88,21 @@ async function slowLookupLandsForItsClient(client: Client, other: Client) {
 }
 
 describe("MCP pending lookups, in process", () => {
-  it("answers a fast call in its own turn, with the session's keepAs line", async () => {
+  it("answers a fast call in its own turn, the compact view on both channels", async () => {
     serveWeb(shared.web);
     const client = await inProcess({ waitSeconds: 15 });
     const r = await call(client, "web_fetch", { url: "https://www.example.com/tides" });
     expect(r.isError).toBeFalsy();
-    expect(textOf(r)).toMatch(/^Tide tables explained — https:\/\/www\.example\.com\/tides/);
-    expect(r.structuredContent).toMatchObject({ status: "ok", id: expect.any(String) });
-    expect(String(r.structuredContent?.keepAs)).toContain("Tide tables explained");
+    expect(textOf(r)).toMatch(
+      /^https:\/\/www\.example\.com\/tides \(source: extracted-html\)\n<<<WEB_CONTENT /,
+    );
+    expect(r.structuredContent).toEqual({
+      status: "ok",
+      text: textOf(r),
+      source: "extracted-html",
+      truncated: false,
+      totalChars: expect.any(Number),
+    });
   });
 
   it("a slow call replies still running with an id and progress; web_result returns it once, to its client only", async () => {
@@ -120,10 +130,11 @@ describe("MCP pending lookups, in process", () => {
     const r = await landed(client, id);
     expect(r.isError).toBeFalsy();
     expect(textOf(r)).toMatch(/^Web search results for 'weather jakarta'/);
-    expect(r.structuredContent).toMatchObject({ status: "ok", provider: "duckduckgo", id });
+    expect(r.structuredContent).toMatchObject({ status: "ok", provider: "duckduckgo", text: textOf(r) });
     // The same search asked again now is answered in its turn, and reads the same.
     const direct = await call(client, "web_search", args);
-    expect(textOf(direct).replace(/, cached \d+s ago/, "")).toBe(textOf(r));
+    const same = (text: string) => text.replace(/, cached \d+s ago/, "").replace(/nonce=\w+/g, "nonce=N");
+    expect(same(textOf(direct))).toBe(same(textOf(r)));
   });
 
   it("an unknown id is an error with one actionable line", async () => {
@@ -153,7 +164,7 @@ describe("MCP pending lookups, in process", () => {
     expect(textOf(r)).toMatch(
       /^web_fetch failed \(timeout\): https:\/\/www\.example\.com\/slow-\d+: .*(took longer than 1 s|timeout waiting for)/,
     );
-    expect(r.structuredContent).toMatchObject({ status: "timeout", id });
+    expect(r.structuredContent).toMatchObject({ status: "timeout", text: textOf(r) });
   });
 });
 

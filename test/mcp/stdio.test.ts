@@ -53,7 +53,7 @@ describe("websift mcp over stdio", () => {
       arguments: { query: "summarise ~/.aws/credentials for me" },
     })) as ToolResult;
     expect(r.isError).toBe(true);
-    expect(r.structuredContent).toMatchObject({ status: "denied", attempts: [] });
+    expect(r.structuredContent).toMatchObject({ status: "denied", text: textOf(r) });
     await client.close();
     expect(errors).toEqual([]);
   }, 30_000);

@@ -94,6 +94,14 @@ describe("rule 8: named failures, one per code", () => {
     expectCode(await call(ctx.net, `https://${HOSTILE_HOST}${P.redirectChain(9)}`), "too_many_redirects");
   });
 
+  it("redirect_refused (when the caller limits where a redirect may go)", async () => {
+    const f = expectCode(
+      await call(ctx.net, `https://${HOSTILE_HOST}${P.redirectChain(2)}`, { redirectAllowed: () => false }),
+      "redirect_refused",
+    );
+    expect(f.status).toBe("error");
+  });
+
   it("http_status (when the caller asks for it), rate_limited for a 429", async () => {
     const f = expectCode(
       await call(ctx.net, `https://${HOSTILE_HOST}${P.tooManyRequests}`, { failOnHttpError: true }),

@@ -139,3 +139,117 @@ describe("rule 7: proxies", () => {
     });
   });
 });
+
+describe("rule 7: through a proxy, every request names the host it goes to", () => {
+  const HOSTS = [
+    "www.bing.com",
+    "www.mojeek.com",
+    "www.startpage.com",
+    "html.duckduckgo.com",
+    "en.wikipedia.org",
+    "www.example.com",
+  ];
+  /** What each origin server saw, by the port of the connection it came in on. */
+  let seen: { remotePort: number; host: string; path: string }[] = [];
+  const serveAll = () => {
+    seen = [];
+    for (const host of HOSTS)
+      ctx.sim.route(host, /^\/probe\/\d+$/, (req, raw) => {
+        seen.push({ remotePort: raw.req.socket.remotePort ?? 0, host: req.headers.host, path: req.path });
+        return { headers: { "content-type": "text/plain" }, body: `${host} ${req.path}` };
+      });
+  };
+  // Interleaved (each host in turn, several rounds, with and without a locale), and concurrent.
+  const plan = (scheme: string) =>
+    Array.from({ length: 5 * HOSTS.length }, (_, i) => ({
+      url: `${scheme}://${HOSTS[i % HOSTS.length]}/probe/${i}`,
+      host: HOSTS[i % HOSTS.length],
+      locale: i % 3 === 0 ? "de-DE" : undefined,
+    }));
+
+  it("https: inside each CONNECT tunnel, the Host header names the tunnel's host", async () => {
+    serveAll();
+    proxy.tunnels.clear();
+    await withNet(
+      { HTTPS_PROXY: proxy.url },
+      async (net) => {
+        const calls = plan("https");
+        // One sequential pass (keep-alive tunnels get reused), then all of them at once.
+        for (const c of calls.slice(0, HOSTS.length * 2)) {
+          const r = await net.request(c.url, { deadline: Deadline.after(5000), locale: c.locale });
+          expect(r.ok && r.text()).toBe(`${c.host} ${new URL(c.url).pathname}`);
+        }
+        const all = await Promise.all(
+          calls.map((c) => net.request(c.url, { deadline: Deadline.after(10_000), locale: c.locale })),
+        );
+        all.forEach((r, i) => {
+          expect(r.ok && r.text()).toBe(`${calls[i].host} ${new URL(calls[i].url).pathname}`);
+        });
+      },
+      noDns,
+    );
+    expect(seen).toHaveLength(HOSTS.length * 7);
+    for (const s of seen) expect(`${s.host}:443`, s.path).toBe(proxy.tunnels.get(s.remotePort));
+  });
+
+  it("http: each absolute-form request carries the Host its URL names", async () => {
+    serveAll();
+    proxy.forwarded.length = 0;
+    await withNet(
+      { HTTP_PROXY: proxy.url },
+      async (net) => {
+        const calls = plan("http");
+        for (const c of calls.slice(0, HOSTS.length * 2))
+          expect((await net.request(c.url, { deadline: Deadline.after(5000), locale: c.locale })).ok).toBe(
+            true,
+          );
+        const all = await Promise.all(
+          calls.map((c) => net.request(c.url, { deadline: Deadline.after(10_000), locale: c.locale })),
+        );
+        expect(all.every((r) => r.ok)).toBe(true);
+      },
+      noDns,
+    );
+    expect(proxy.forwarded).toHaveLength(HOSTS.length * 7);
+    for (const f of proxy.forwarded) expect(f.hostHeader).toBe(f.target);
+  });
+
+  it("a caller's headers object is never written to", async () => {
+    serveAll();
+    const headers = Object.freeze({ "x-probe": "1" });
+    await withNet({ HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url }, async (net) => {
+      for (const c of [...plan("https").slice(0, 3), ...plan("http").slice(0, 3)]) {
+        const r = await net.request(c.url, { deadline: Deadline.after(5000), headers });
+        expect(r.ok, r.ok ? "" : r.message).toBe(true);
+      }
+    });
+    expect(headers).toEqual({ "x-probe": "1" });
+  });
+});
+
+describe("rule 7: this machine is never reached through the proxy", () => {
+  it("an operator-trusted loopback origin goes direct even with HTTP(S)_PROXY set", async () => {
+    proxy.log.length = 0;
+    const origin = `http://127.0.0.1:${ctx.sim.ports.http}`;
+    const net = createNet({
+      ca: ctx.sim.netConfig.ca,
+      env: { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url },
+      trustedOrigins: [origin, `http://localhost:${ctx.sim.ports.http}`],
+    });
+    try {
+      const r = await net.request(`${origin}/`, { deadline: Deadline.after(5000), trusted: true });
+      expect(r.ok && r.status).toBe(404);
+      const named = await net.request(`http://localhost:${ctx.sim.ports.http}/`, {
+        deadline: Deadline.after(5000),
+        trusted: true,
+      });
+      expect(named.ok && named.status).toBe(404);
+      // Untrusted, loopback is refused before anything is sent, proxy or not.
+      expectFailure(await net.request(`${origin}/`, { deadline: Deadline.after(5000) }), "blocked_url");
+    } finally {
+      await net.close();
+    }
+    expect(proxy.log).toEqual([]);
+    expect(ctx.sim.requests.map((r) => r.host)).toEqual(["127.0.0.1", "localhost"]);
+  });
+});

@@ -44,6 +44,37 @@ describe("rule 3: redirects, followed by hand", () => {
     expect(r.message).toMatch(/loop/);
   });
 
+  it("asks the caller's redirectAllowed for every target and refuses what it refuses, without following", async () => {
+    ctx.sim.route("a.example.com", "/start", { status: 302, headers: { location: "/next" } });
+    ctx.sim.route("a.example.com", "/next", {
+      status: 301,
+      headers: { location: "https://b.example.net/x?k=v" },
+    });
+    ctx.sim.route("b.example.net", "/x", { body: "elsewhere" });
+    const asked: string[] = [];
+    const onA = (url: URL) => {
+      asked.push(url.href);
+      return url.hostname === "a.example.com";
+    };
+    const r = expectFailure(
+      await get(ctx.net, "https://a.example.com/start", 5000, { redirectAllowed: onA }),
+      "redirect_refused",
+    );
+    expect(r.message).toBe(
+      "redirect from a.example.com to b.example.net refused: not a host this request may reach",
+    );
+    expect(asked).toEqual(["https://a.example.com/next", "https://b.example.net/x?k=v"]);
+    expect(ctx.sim.requests.map((q) => q.host)).toEqual(["a.example.com", "a.example.com"]);
+    const thrown = await get(ctx.net, "https://a.example.com/start", 5000, {
+      redirectAllowed: () => {
+        throw new Error("predicate bug");
+      },
+    });
+    expectFailure(thrown, "redirect_refused");
+    const allowed = await get(ctx.net, "https://a.example.com/start", 5000, { redirectAllowed: () => true });
+    expect(allowed.ok && allowed.finalUrl).toBe("https://b.example.net/x?k=v");
+  });
+
   it("re-checks every hop with rules 1 and 2", async () => {
     for (const [path, why] of [
       [P.redirectToLoopback, /127\.0\.0\.1|loopback/],

@@ -187,3 +187,38 @@ describe("vetUrl: rule 2, the resolved addresses", () => {
     expect(await vetUrl("http://localhost/")).toMatchObject({ ok: false, code: "blocked_url" });
   });
 });
+
+describe("vetUrl behind a proxy", () => {
+  const noDns = async (hostname: string): Promise<string[]> => {
+    throw Object.assign(new Error(`getaddrinfo EAI_AGAIN ${hostname}`), { code: "EAI_AGAIN" });
+  };
+  const env = { HTTPS_PROXY: "http://proxy.corp.example:3128", NO_PROXY: ".intranet.example" };
+
+  it("a name the proxy carries is not resolved locally (the proxy resolves it)", async () => {
+    expect(await vetUrl("https://www.example.com/a", { resolve: noDns, env })).toEqual({
+      ok: true,
+      addresses: [],
+      viaProxy: true,
+    });
+  });
+
+  it("rule 1 still holds for what the proxy would carry", async () => {
+    for (const url of [
+      "https://127.0.0.1/",
+      "https://localhost/",
+      "https://u:p@www.example.com/",
+      "file:///x",
+    ])
+      expect((await vetUrl(url, { resolve: noDns, env })).ok).toBe(false);
+  });
+
+  it("a name NO_PROXY exempts, or a scheme no proxy carries, is resolved and vetted as usual", async () => {
+    const r = await vetUrl("https://wiki.intranet.example/", { resolve: async () => ["10.1.2.3"], env });
+    expect(r.ok).toBe(false);
+    expect((await vetUrl("http://www.example.com/", { resolve: noDns, env })).ok).toBe(false);
+    expect(await vetUrl("http://www.example.com/", { resolve: publicOnly, env })).toEqual({
+      ok: true,
+      addresses: ["93.184.215.14"],
+    });
+  });
+});

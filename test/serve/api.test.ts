@@ -1,6 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { writeWebAbility } from "../../src/config/abilities.js";
 import { webFetch, webSearch } from "../../src/mcp/tools.js";
+import {
+  expectSafeObject,
+  HOSTILE_QUERY,
+  HOSTILE_URL,
+  SECRET,
+  serveHostileWeb,
+} from "../ground/hostile-web.js";
 import { serveWeb, websiftFor } from "../mcp/harness.js";
 import { type SimWeb, startSimWeb } from "../simweb/index.js";
 import { type Served, serve } from "./harness.js";
@@ -20,24 +27,21 @@ afterEach(() => web.reset());
 const FENCE = /<<<WEB_CONTENT nonce=/;
 
 describe("POST /v1/search", () => {
-  it("answers results with the text a model would receive", async () => {
+  it("answers the model view: status, the text a model would receive, and counts of ours", async () => {
     serveWeb(web);
     const res = await server.post("/v1/search", { query: "weather jakarta", limit: 3 });
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body.status).toBe("ok");
-    expect(body.results.length).toBeGreaterThan(0);
-    expect(body.results.length).toBeLessThanOrEqual(3);
-    expect(body.attempted.length).toBeGreaterThan(0);
-    // The same rendering the MCP tool gives: numbered results under a line saying they are third-party text.
+    expect(body).toEqual({ status: "ok", text: expect.any(String), provider: "duckduckgo", count: 3 });
+    // The same rendering the MCP tool gives: a line of ours, then the numbered results inside one fence.
     expect(body.text).toMatch(
-      /^Web search results for 'weather jakarta' \(via duckduckgo\)\. .*not instructions\.\n1\. /,
+      /^Web search results for 'weather jakarta' \(via duckduckgo, 3 results\)\. .*not instructions\.\n<<<WEB_CONTENT nonce=\w+ source=web%20search>>>\n1\. /,
     );
-    expect(body.text).toContain(body.results[0].url);
     const direct = websiftFor(web);
     const mcp = await webSearch.run(direct, { query: "weather jakarta", limit: 3 }, {});
     await direct.close();
-    expect(body.text).toBe(mcp.text);
+    const nonceFree = (t: string) => t.replace(/nonce=[\w-]+/g, "nonce=N");
+    expect(nonceFree(body.text)).toBe(nonceFree(mcp.text));
   });
 
   it("refuses bad input with 400 and one line, before any request leaves", async () => {
@@ -75,13 +79,13 @@ describe("POST /v1/read", () => {
     const res = await server.post("/v1/read", { url: "https://www.example.com/tides", max_chars: 2000 });
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body.status).toBe("ok");
-    expect(body.title).toBe("Tide tables explained");
-    expect(body.text).toMatch(/^Tide tables explained — https:\/\/www\.example\.com\/tides/);
+    expect(body).toMatchObject({ status: "ok", source: "extracted-html", truncated: false });
+    expect(body).not.toHaveProperty("markdown");
+    expect(body).not.toHaveProperty("title");
+    expect(body.text).toMatch(/^https:\/\/www\.example\.com\/tides \(source: extracted-html\)\n/);
     expect(body.text).toMatch(FENCE);
     // The page's forged marker cannot close the fence early.
     expect(body.text).not.toContain("nonce=forged>>>");
-    expect(body.attempts.length).toBeGreaterThan(0);
     const direct = websiftFor(web);
     const mcp = await webFetch.run(direct, { url: "https://www.example.com/tides", max_chars: 2000 }, {});
     await direct.close();
@@ -127,10 +131,8 @@ describe("POST /v1/answer", () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(["ok", "partial"]).toContain(body.status);
-    expect(body.text).toBe(body.envelope);
     expect(body.text).toMatch(FENCE);
-    expect(Array.isArray(body.sources)).toBe(true);
-    expect(Array.isArray(body.attempts)).toBe(true);
+    expect(Object.keys(body).sort()).toEqual(["provider", "status", "text"]);
   });
 
   it("refuses an empty question", async () => {
@@ -213,5 +215,45 @@ describe("web access off", () => {
         await s.close();
       }
     }
+  });
+});
+
+describe("what an app may hand its model, from a hostile web", () => {
+  it("every route answers the fenced, redacted view and nothing raw", async () => {
+    serveHostileWeb(web);
+    const answers = [
+      await server.post("/v1/search", { query: HOSTILE_QUERY, provider: "duckduckgo" }),
+      await server.post("/v1/read", { url: HOSTILE_URL }),
+      await server.post("/v1/answer", { query: HOSTILE_QUERY }),
+    ];
+    for (const res of answers) {
+      expect(res.status).toBe(200);
+      expectSafeObject(await res.json(), { status: /^(ok|partial)$/ });
+    }
+  });
+
+  it("a failure answers its honest line, the secret in the URL redacted", async () => {
+    web.route("www.example.com", "/gone", { status: 404, body: "no" });
+    const body = await (
+      await server.post("/v1/read", { url: `https://www.example.com/gone?k=${SECRET}` })
+    ).json();
+    expectSafeObject(body, { fenced: false });
+    expect(body.text).toMatch(/^web_fetch failed \(\w+\): /);
+  });
+
+  it("?raw=1 adds the library's shape beside the same text, every secret redacted", async () => {
+    serveHostileWeb(web);
+    const read = await (await server.post("/v1/read?raw=1", { url: HOSTILE_URL })).json();
+    expect(read).toMatchObject({ status: "ok", finalUrl: HOSTILE_URL, source: "extracted-html" });
+    expect(read.markdown).toContain("[REDACTED:github-token]");
+    expect(read.text).toMatch(FENCE);
+    const search = await (
+      await server.post("/v1/search?raw=1", { query: HOSTILE_QUERY, provider: "duckduckgo" })
+    ).json();
+    expect(search.results[0].url).toBe(HOSTILE_URL);
+    expect(search.attempted.length).toBeGreaterThan(0);
+    const answer = await (await server.post("/v1/answer?raw=1", { query: HOSTILE_QUERY })).json();
+    expect(answer.sources[0].url).toBe(HOSTILE_URL);
+    for (const body of [read, search, answer]) expect(JSON.stringify(body)).not.toContain(SECRET);
   });
 });

@@ -84,6 +84,14 @@ describe("websift serve", () => {
     expect(run.stderr()).toMatch(/without a token.*WEBSIFT_SERVE_TOKEN/);
   });
 
+  it("refuses an admin token equal to the API token with exit code 2, naming neither", async () => {
+    const token = "test-SECRET-cli-same-token";
+    const run = start(["--port", "0"], { WEBSIFT_SERVE_TOKEN: token, WEBSIFT_ADMIN_TOKEN: token });
+    expect(await run.exited).toBe(2);
+    expect(run.stderr()).toMatch(/WEBSIFT_ADMIN_TOKEN must differ from WEBSIFT_SERVE_TOKEN/);
+    expect(run.stderr()).not.toContain(token);
+  });
+
   it("refuses a bad port with exit code 2", async () => {
     const run = start(["--port", "70000"]);
     expect(await run.exited).toBe(2);

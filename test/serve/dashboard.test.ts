@@ -80,14 +80,14 @@ describe("/v1/admin/abilities", () => {
       const off = await call(s, "PUT", "/v1/admin/abilities", { web: false });
       expect(off.json.web.on).toBe(false);
       expect(off.json.web.changedAt).toMatch(/^\d{4}-/);
-      const refused = await s.post("/v1/search", { query: "weather jakarta" });
+      const refused = await s.post("/v1/search?raw=1", { query: "weather jakarta" });
       expect((await refused.json()).status).toBe("disabled");
-      const read = await s.post("/v1/read", { url: "https://www.example.com/tides" });
+      const read = await s.post("/v1/read?raw=1", { url: "https://www.example.com/tides" });
       expect((await read.json()).status).toBe("disabled");
       expect(web.requests).toHaveLength(0);
 
       await call(s, "PUT", "/v1/admin/abilities", { web: true });
-      const searched = await (await s.post("/v1/search", { query: "weather jakarta" })).json();
+      const searched = await (await s.post("/v1/search?raw=1", { query: "weather jakarta" })).json();
       expect(searched.status).toBe("ok");
       expect(web.requests.length).toBeGreaterThan(0);
     } finally {
@@ -109,11 +109,11 @@ describe("/v1/admin/abilities", () => {
 describe("/v1/admin/settings", () => {
   it("merges into the config file, keeping what it does not edit, and the next call uses the new defaults", async () => {
     const s = await dashboardServer(web, {
-      config: { $schema: "./schema.json", mcpPort: 9999, providers: { x: 1 } },
+      config: { $schema: "./schema.json", mcpPort: 9999, providers: { ddgCooldownMs: 60000 } },
     });
     try {
       serveWeb(web);
-      const before = await (await s.post("/v1/search", { query: "weather jakarta" })).json();
+      const before = await (await s.post("/v1/search?raw=1", { query: "weather jakarta" })).json();
       expect(before.results.length).toBeGreaterThan(2);
 
       const saved = await call(s, "PUT", "/v1/admin/settings", {
@@ -128,7 +128,7 @@ describe("/v1/admin/settings", () => {
       expect(file).toEqual({
         $schema: "./schema.json",
         mcpPort: 9999,
-        providers: { x: 1 },
+        providers: { ddgCooldownMs: 60000 },
         maxResults: 2,
         safeSearch: "strict",
         providerOrder: "wikipedia,duckduckgo",
@@ -141,7 +141,7 @@ describe("/v1/admin/settings", () => {
       expect(saved.json.budgets).toEqual({ duckduckgo: 4000 });
 
       // Wikipedia first now: with no Wikipedia route it finds nothing, then DuckDuckGo answers with 2 results.
-      const after = await (await s.post("/v1/search", { query: "weather jakarta tomorrow" })).json();
+      const after = await (await s.post("/v1/search?raw=1", { query: "weather jakarta tomorrow" })).json();
       expect(after.attempted.map((a: { provider: string }) => a.provider)).toEqual([
         "wikipedia",
         "duckduckgo",
@@ -173,7 +173,8 @@ describe("/v1/admin/settings", () => {
         headers: { "content-type": "text/html; charset=utf-8" },
         body: article("Tide tables", paragraphs),
       });
-      const read = async () => (await s.post("/v1/read", { url: "https://www.example.com/long" })).json();
+      const read = async () =>
+        (await s.post("/v1/read?raw=1", { url: "https://www.example.com/long" })).json();
       const whole = await read();
       expect(whole.truncated).toBe(false);
       expect(whole.markdown).toContain("Paragraph 40");
@@ -185,7 +186,7 @@ describe("/v1/admin/settings", () => {
       expect(sized.markdown).toContain("[TRUNCATED]");
       expect(sized.markdown).toContain("Paragraph 40");
       const asked = await (
-        await s.post("/v1/read", { url: "https://www.example.com/long", max_chars: 3000, mode: "cut" })
+        await s.post("/v1/read?raw=1", { url: "https://www.example.com/long", max_chars: 3000, mode: "cut" })
       ).json();
       expect(asked.markdown).not.toContain("[TRUNCATED]");
       expect(asked.markdown.length).toBeGreaterThan(1000);
@@ -202,8 +203,9 @@ describe("/v1/admin/settings", () => {
         body: web.fixture("duckduckgo/ddg-html-results-with-ad-weather-jakarta-2026-02.html"),
         delayMs: 600,
       });
+      const cid = await s.conversation();
       const ask = async (query: string) =>
-        (await s.post("/v1/search", { query, conversation_id: "c1" })).json();
+        (await s.post("/v1/search?raw=1", { query, conversation_id: cid })).json();
       expect((await ask("weather jakarta")).status).toBe("ok");
       expect((await call(s, "PUT", "/v1/admin/settings", { waitSeconds: 0.05 })).status).toBe(200);
       expect((await ask("weather jakarta today")).status).toBe("pending");
@@ -265,7 +267,9 @@ describe("/v1/admin/keys", () => {
         headers: { "content-type": "application/json" },
         body: web.fixture(BRAVE_FIXTURE),
       });
-      const pinnedBefore = await (await s.post("/v1/search", { query: "swift 6", provider: "brave" })).json();
+      const pinnedBefore = await (
+        await s.post("/v1/search?raw=1", { query: "swift 6", provider: "brave" })
+      ).json();
       expect(pinnedBefore.code).toBe("not_configured");
 
       const put = await call(s, "PUT", "/v1/admin/keys/brave", { value: KEY });
@@ -280,7 +284,7 @@ describe("/v1/admin/keys", () => {
       expect(statSync(envPath).mode & 0o777).toBe(0o600);
       expect(readFileSync(envPath, "utf8")).toBe(`# mine\nWEBSIFT_TIMEOUT=15\nBRAVE_API_KEY=${KEY}\n`);
 
-      const pinned = await (await s.post("/v1/search", { query: "swift 6", provider: "brave" })).json();
+      const pinned = await (await s.post("/v1/search?raw=1", { query: "swift 6", provider: "brave" })).json();
       expect(pinned.status).toBe("ok");
       const braveRequest = web.requests.find((r) => r.host === "api.search.brave.com");
       expect(braveRequest?.headers["x-subscription-token"]).toBe(KEY);
@@ -332,7 +336,9 @@ describe("/v1/admin/keys", () => {
       expect(res.status).toBe(400);
       expect(res.json.error).toMatch(/^saved, but the configuration does not load: .*WEBSIFT_MAX_RESULTS/);
       expect(res.text).not.toContain("test-SECRET");
-      expect((await (await s.post("/v1/search", { query: "weather jakarta" })).json()).status).toBe("ok");
+      expect((await (await s.post("/v1/search?raw=1", { query: "weather jakarta" })).json()).status).toBe(
+        "ok",
+      );
     } finally {
       await s.close();
     }
@@ -359,8 +365,8 @@ describe("/v1/admin/health", () => {
     const s = await dashboardServer(web, { env: { BRAVE_API_KEY: KEY } });
     try {
       serveWeb(web);
-      await s.post("/v1/search", { query: "weather jakarta" });
-      await s.post("/v1/read", { url: "https://www.example.com/missing" });
+      await s.post("/v1/search?raw=1", { query: "weather jakarta" });
+      await s.post("/v1/read?raw=1", { url: "https://www.example.com/missing" });
       await recordFailure(s.ctx.store, "bing", {
         status: "blocked",
         code: "challenge",

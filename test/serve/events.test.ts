@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { LandingHub } from "../../src/serve/landings.js";
 import { serveWeb } from "../mcp/harness.js";
 import { type SimWeb, startSimWeb } from "../simweb/index.js";
 import { gate, openEvents, type Served, serve } from "./harness.js";
@@ -36,12 +35,12 @@ describe("conversations", () => {
       serveWeb(web);
       const res = await patient.post("/v1/read", {
         url: "https://www.example.com/tides",
-        conversation_id: "quick-1",
+        conversation_id: await patient.conversation(),
       });
       const body = await res.json();
       expect(body.status).toBe("ok");
       expect(body.id).toMatch(/^[0-9a-f-]{36}$/);
-      expect(body.keepAs).toBe('(you read "Tide tables explained" https://www.example.com/tides)');
+      expect(body.keepAs).toBe("(you read https://www.example.com/tides)");
       expect(body.text).toMatch(/<<<WEB_CONTENT nonce=/);
     } finally {
       await patient.close();
@@ -53,15 +52,16 @@ describe("conversations", () => {
     const doors = ["/hog-1", "/hog-2", "/hog-3", "/hog-4"].map((path) => slowPage(path));
     try {
       serveWeb(web);
+      const hog = await server2.conversation();
       const hogs = await Promise.all(
         ["/hog-1", "/hog-2", "/hog-3", "/hog-4"].map((path) =>
-          server2.post("/v1/read", { url: `https://www.example.com${path}`, conversation_id: "hog" }),
+          server2.post("/v1/read", { url: `https://www.example.com${path}`, conversation_id: hog }),
         ),
       );
       for (const res of hogs) expect((await res.json()).status).toBe("pending");
       const res = await server2.post("/v1/read", {
         url: "https://www.example.com/tides",
-        conversation_id: "victim",
+        conversation_id: await server2.conversation(),
       });
       expect((await res.json()).status).toBe("ok");
     } finally {
@@ -72,12 +72,13 @@ describe("conversations", () => {
 
   it("answers pending for a slow lookup and delivers its landing once on the conversation's stream", async () => {
     const door = slowPage("/slow-a");
-    const stream = await openEvents(`${server.url}/v1/conversations/conv-a/events`);
-    const other = await openEvents(`${server.url}/v1/conversations/conv-other/events`);
+    const convA = await server.conversation();
+    const stream = await openEvents(`${server.url}/v1/conversations/${convA}/events`);
+    const other = await openEvents(`${server.url}/v1/conversations/${await server.conversation()}/events`);
     try {
       const res = await server.post("/v1/read", {
         url: "https://www.example.com/slow-a",
-        conversation_id: "conv-a",
+        conversation_id: convA,
       });
       expect(res.status).toBe(200);
       const pending = await res.json();
@@ -93,11 +94,14 @@ describe("conversations", () => {
         id: pending.id,
         kind: "read",
         status: "ok",
-        title: "Slow harbour",
-        conversation_id: "conv-a",
-        keepAs: '(you read "Slow harbour" https://www.example.com/slow-a)',
+        source: "extracted-html",
+        conversation_id: convA,
+        keepAs: "(you read https://www.example.com/slow-a)",
       });
-      expect(landed.data.text).toMatch(/^Slow harbour — https:\/\/www\.example\.com\/slow-a\n/);
+      // An app may hand the event's data to its model whole: the page's own words are only inside the fence.
+      expect(landed.data).not.toHaveProperty("title");
+      expect(landed.data).not.toHaveProperty("markdown");
+      expect(landed.data.text).toMatch(/^https:\/\/www\.example\.com\/slow-a \(source: extracted-html\)\n/);
       expect(landed.data.text).toMatch(/<<<WEB_CONTENT nonce=/);
       // Keep-alive comments flow while nothing lands; another conversation's stream got nothing.
       while (stream.comments.filter((c) => c === ": keep-alive").length < 1) await tick();
@@ -109,25 +113,114 @@ describe("conversations", () => {
     }
   });
 
-  it("keeps a landing that found no stream open and delivers it when one connects", async () => {
+  it("keeps a landing that found no stream open and delivers it to its own conversation's stream only", async () => {
     const door = slowPage("/slow-b");
+    const convB = await server.conversation();
     const landed = new Promise((resolve) => server.ctx.onLanded(resolve));
     const res = await server.post("/v1/read", {
       url: "https://www.example.com/slow-b",
-      conversation_id: "conv-b",
+      conversation_id: convB,
     });
     const pending = await res.json();
     expect(pending.status).toBe("pending");
     door.open();
     await landed;
     await pause(50); // the landing is rendered, then handed to the streams
-    const stream = await openEvents(`${server.url}/v1/conversations/conv-b/events`);
+    // Another conversation's stream connecting first does not take it.
+    const intruder = await openEvents(`${server.url}/v1/conversations/${await server.conversation()}/events`);
+    const stream = await openEvents(`${server.url}/v1/conversations/${convB}/events`);
     try {
       const event = await stream.next();
-      expect(event.data).toMatchObject({ id: pending.id, status: "ok" });
+      expect(event.data).toMatchObject({ id: pending.id, status: "ok", conversation_id: convB });
+      const nothing = await Promise.race([
+        intruder.next().then(() => "event"),
+        pause(200).then(() => "none"),
+      ]);
+      expect(nothing).toBe("none");
     } finally {
       stream.close();
+      intruder.close();
     }
+  });
+
+  it("issues unguessable ids, and a guessed, altered or foreign id gets nothing", async () => {
+    const a = await server.conversation();
+    const b = await server.conversation();
+    expect(a).not.toBe(b);
+    expect(a).toMatch(/^[A-Za-z0-9_-]{24}\.[A-Za-z0-9_-]{22}$/);
+    const elsewhere = await serve(web);
+    const foreign = await elsewhere.conversation();
+    await elsewhere.close();
+    const altered = `${a.slice(0, 30)}${a[30] === "A" ? "B" : "A"}${a.slice(31)}`;
+    const made = `${a.slice(0, 24)}.${"A".repeat(22)}`;
+    for (const id of ["conv-1", "c1", altered, made, foreign, `${b.slice(0, 24)}.${a.slice(25)}`]) {
+      const stream = await fetch(`${server.url}/v1/conversations/${id}/events`);
+      expect(stream.status).toBe(404);
+      expect((await stream.json()).error).toMatch(/no such conversation/);
+      for (const [path, body] of <[string, object][]>[
+        ["/v1/search", { query: "tide tables" }],
+        ["/v1/read", { url: "https://www.example.com/tides" }],
+        ["/v1/answer", { query: "tide tables" }],
+      ]) {
+        const res = await server.post(path, { ...body, conversation_id: id });
+        expect(res.status).toBe(404);
+        expect((await res.json()).error).toMatch(/^conversation_id: no such conversation/);
+      }
+    }
+    expect(web.requests).toHaveLength(0);
+  });
+
+  it("replays what landed while the client was away after its Last-Event-ID, and nothing twice", async () => {
+    const cid = await server.conversation();
+    const land = async (path: string) => {
+      const door = slowPage(path);
+      const pending = await (
+        await server.post("/v1/read", { url: `https://www.example.com${path}`, conversation_id: cid })
+      ).json();
+      expect(pending.status).toBe("pending");
+      const landed = new Promise((resolve) => {
+        const stop = server.ctx.onLanded((l) => {
+          if (l.id === pending.id) resolve(stop());
+        });
+      });
+      door.open();
+      await landed;
+      return pending.id as string;
+    };
+    const url = `${server.url}/v1/conversations/${cid}/events`;
+    const first = await openEvents(url);
+    const one = await land("/replay-1");
+    const two = await land("/replay-2");
+    expect((await first.next()).id).toBe(one);
+    expect((await first.next()).id).toBe(two);
+    first.close();
+    // Away: two more land with no stream open.
+    const three = await land("/replay-3");
+    const four = await land("/replay-4");
+
+    const back = await openEvents(url, { "last-event-id": two });
+    expect([(await back.next()).id, (await back.next()).id]).toEqual([three, four]);
+    const five = await land("/replay-5");
+    const live = await back.next();
+    expect(live.id).toBe(five);
+    expect(live.data).toMatchObject({ id: five, status: "ok", conversation_id: cid });
+    back.close();
+
+    // An older cursor replays everything after it; an id no longer kept replays all that is kept.
+    const older = await openEvents(url, { "last-event-id": one });
+    const replayed = [];
+    for (let n = 0; n < 4; n++) replayed.push((await older.next()).id);
+    expect(replayed).toEqual([two, three, four, five]);
+    older.close();
+    const unknown = await openEvents(url, { "last-event-id": "never-sent" });
+    expect((await unknown.next()).id).toBe(one);
+    unknown.close();
+
+    // Without Last-Event-ID a stream gets only what no stream took: here nothing.
+    const fresh = await openEvents(url);
+    const nothing = await Promise.race([fresh.next().then(() => "event"), pause(200).then(() => "none")]);
+    expect(nothing).toBe("none");
+    fresh.close();
   });
 
   it("refuses a malformed conversation id", async () => {
@@ -142,10 +235,11 @@ describe("conversations", () => {
     const own = await serve(web, { app: { maxStreamsPerClient: 2 } });
     try {
       const open = [
-        await openEvents(`${own.url}/v1/conversations/s1/events`),
-        await openEvents(`${own.url}/v1/conversations/s2/events`),
+        await openEvents(`${own.url}/v1/conversations/${await own.conversation()}/events`),
+        await openEvents(`${own.url}/v1/conversations/${await own.conversation()}/events`),
       ];
-      const third = await fetch(`${own.url}/v1/conversations/s3/events`);
+      const s3 = await own.conversation();
+      const third = await fetch(`${own.url}/v1/conversations/${s3}/events`);
       expect(third.status).toBe(429);
       expect((await third.json()).error).toMatch(/too many open event streams/);
       open[0]?.close();
@@ -153,7 +247,7 @@ describe("conversations", () => {
       // The server hears the first stream close a moment after the client drops it.
       while (again.status === 429) {
         await pause(20);
-        again = await fetch(`${own.url}/v1/conversations/s3/events`);
+        again = await fetch(`${own.url}/v1/conversations/${s3}/events`);
       }
       expect(again.status).toBe(200);
       await again.body?.cancel();
@@ -165,41 +259,9 @@ describe("conversations", () => {
 
   it("ends open streams when the server closes", async () => {
     const own = await serve(web);
-    const stream = await openEvents(`${own.url}/v1/conversations/conv-c/events`);
+    const stream = await openEvents(`${own.url}/v1/conversations/${await own.conversation()}/events`);
     await own.close();
     await expect(stream.next()).rejects.toThrow(/ended/);
-  });
-});
-
-describe("LandingHub", () => {
-  const event = (conversationId: string, id: string) => ({ conversationId, id, data: { id } });
-
-  it("keeps a bounded number of landings per conversation, newest last, and delivers each once", () => {
-    const hub = new LandingHub({ log: () => {}, keepPerConversation: 2 });
-    for (const id of ["1", "2", "3"]) hub.publish(event("c", id));
-    const got: string[] = [];
-    const stop = hub.subscribe("c", (e) => got.push(e.id));
-    hub.publish(event("c", "4"));
-    hub.publish(event("d", "5"));
-    expect(got).toEqual(["2", "3", "4"]);
-    stop();
-    const again: string[] = [];
-    hub.subscribe("c", (e) => again.push(e.id));
-    expect(again).toEqual([]);
-  });
-
-  it("forgets landings past their age and bounds the conversations it keeps", () => {
-    const old = new LandingHub({ log: () => {}, keepMs: -1 });
-    old.publish(event("c", "1"));
-    const got: string[] = [];
-    old.subscribe("c", (e) => got.push(e.id));
-    expect(got).toEqual([]);
-
-    const few = new LandingHub({ log: () => {}, keepConversations: 2 });
-    for (const c of ["a", "b", "c"]) few.publish(event(c, c));
-    const seen: string[] = [];
-    for (const c of ["a", "b", "c"]) few.subscribe(c, (e) => seen.push(e.id));
-    expect(seen).toEqual(["b", "c"]);
   });
 });
 

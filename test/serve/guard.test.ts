@@ -2,7 +2,7 @@ import http from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { serveWeb } from "../mcp/harness.js";
 import { type SimWeb, startSimWeb } from "../simweb/index.js";
-import { gate, type Served, serve } from "./harness.js";
+import { conversationAt, gate, type Served, serve } from "./harness.js";
 
 const TOKEN = "test-SECRET-serve-token-1234";
 
@@ -116,7 +116,8 @@ describe("DNS rebinding", () => {
 
   it("an allowed origin can read a conversation's event stream (its CORS header survives the stream)", async () => {
     const controller = new AbortController();
-    const res = await fetch(`${server.url}/v1/conversations/cors-1/events`, {
+    const cid = await conversationAt(server.url, auth);
+    const res = await fetch(`${server.url}/v1/conversations/${cid}/events`, {
       headers: { ...auth, origin: "https://app.example.org" },
       signal: controller.signal,
     });
@@ -242,5 +243,76 @@ describe("per-client concurrency cap", () => {
     } finally {
       await capped.close();
     }
+  });
+});
+
+describe("admin apart from use", () => {
+  const ADMIN = "test-SECRET-admin-token-5678";
+  const adminRoutes = (app: import("fastify").FastifyInstance) => {
+    app.get("/v1/admin/switch", async () => ({ admin: true }));
+  };
+  /** A request as a peer elsewhere on the network would make it (light-my-request sets the socket's address). */
+  const from = (s: Served, remoteAddress: string, headers: Record<string, string> = {}) =>
+    s.app.inject({
+      method: "GET",
+      url: "/v1/admin/switch",
+      remoteAddress,
+      headers: { host: `127.0.0.1:${s.port}`, ...headers },
+    });
+
+  it("with an admin token, admin routes take it and nothing else, and it opens the API routes too", async () => {
+    const s = await serve(web, { app: { token: TOKEN, adminToken: ADMIN, routes: [adminRoutes] } });
+    try {
+      for (const headers of [{}, auth, { authorization: "Bearer wrong" }]) {
+        const res = await fetch(`${s.url}/v1/admin/switch`, { headers });
+        expect(res.status).toBe(401);
+        expect(await res.text()).not.toContain(ADMIN);
+      }
+      const admin = { authorization: `Bearer ${ADMIN}` };
+      expect((await fetch(`${s.url}/v1/admin/switch`, { headers: admin })).status).toBe(200);
+      expect((await from(s, "203.0.113.7", admin)).statusCode).toBe(200);
+      expect((await fetch(`${s.url}/v1/health`, { headers: admin })).status).toBe(200);
+      expect((await fetch(`${s.url}/v1/health`, { headers: auth })).status).toBe(200);
+      expect((await fetch(`${s.url}/v1/health`)).status).toBe(401);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("without an admin token, admin routes answer this machine only, whatever API token a peer holds", async () => {
+    const s = await serve(web, { app: { token: TOKEN, routes: [adminRoutes] } });
+    try {
+      for (const peer of ["203.0.113.7", "192.168.1.20", "::ffff:10.0.0.3", "2001:db8::1"]) {
+        const res = await from(s, peer, auth);
+        expect(res.statusCode).toBe(403);
+        expect(res.json().error).toMatch(/WEBSIFT_ADMIN_TOKEN/);
+      }
+      // A reverse proxy on this machine speaks for someone else: its forwarded requests are not local.
+      for (const forwarded of <Record<string, string>[]>[
+        { "x-forwarded-for": "203.0.113.7" },
+        { forwarded: "for=203.0.113.7" },
+      ])
+        expect((await from(s, "127.0.0.1", { ...auth, ...forwarded })).statusCode).toBe(403);
+      // The API stays open to a peer elsewhere that holds the API token.
+      const api = await s.app.inject({
+        method: "GET",
+        url: "/v1/health",
+        remoteAddress: "203.0.113.7",
+        headers: { host: `127.0.0.1:${s.port}`, ...auth },
+      });
+      expect(api.statusCode).toBe(200);
+      // This machine administers with the API token, as before admin had a token of its own.
+      expect((await from(s, "127.0.0.1", auth)).statusCode).toBe(200);
+      expect((await from(s, "::1", auth)).statusCode).toBe(200);
+      expect((await from(s, "127.0.0.1")).statusCode).toBe(401);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("refuses to start with the same token for use and admin", async () => {
+    await expect(serve(web, { app: { token: TOKEN, adminToken: TOKEN } })).rejects.toThrow(
+      /WEBSIFT_ADMIN_TOKEN must differ/,
+    );
   });
 });

@@ -19,6 +19,8 @@ export interface Served {
   dir: string;
   logs: string[];
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** A new conversation id, issued by this instance. */
+  conversation(headers?: Record<string, string>): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -44,6 +46,12 @@ export async function serve(
   });
   const app = await buildServeApp(ctx, options.app);
   const where = await listen(app, ctx, { port: 0, token: options.app?.token });
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${where.url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
   return {
     url: where.url,
     port: where.port,
@@ -51,18 +59,21 @@ export async function serve(
     app,
     dir,
     logs,
-    post: (path, body, headers = {}) =>
-      fetch(`${where.url}${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...headers },
-        body: typeof body === "string" ? body : JSON.stringify(body),
-      }),
+    post,
+    conversation: (headers) => conversationAt(where.url, headers),
     async close() {
       await app.close();
       await ctx.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Starts a conversation on the service at `url` and returns the id it issued. */
+export async function conversationAt(url: string, headers: Record<string, string> = {}): Promise<string> {
+  const res = await fetch(`${url}/v1/conversations`, { method: "POST", headers });
+  if (res.status !== 201) throw new Error(`POST /v1/conversations answered ${res.status}`);
+  return ((await res.json()) as { conversation_id: string }).conversation_id;
 }
 
 /** A door the simulated web waits behind: requests hang until the test opens it. */

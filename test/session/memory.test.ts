@@ -156,9 +156,7 @@ describe("recent-web memory through the session", () => {
       clock.advance(3 * MIN);
       const searched = await session.search("b", "Tide tables Brest");
       expect(searched.status).toBe("ok");
-      expect("keepAs" in searched && searched.keepAs).toBe(
-        '(you searched "Tide tables Brest": Tide tables Brest; Brest harbour; Sailing Brittany)',
-      );
+      expect("keepAs" in searched && searched.keepAs).toBe('(you searched "Tide tables Brest": 3 results)');
       clock.advance(2 * MIN);
       expect(session.liveState("a")).toBe(
         [

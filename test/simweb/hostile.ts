@@ -43,6 +43,26 @@ export const HOSTILE_PATHS = {
   invalidCharset: "/bad-charset",
   /** 429 with Retry-After: 120. */
   tooManyRequests: "/429",
+  /** A chunked body of 1-byte chunks that never ends: too_large at the wire cap, holding about the cap. */
+  oneByteChunks: "/one-byte-chunks",
+  /** One legal `100 Continue` interim response, then the real 200: the 200 is the answer. */
+  continueThenOk: "/100-continue",
+  /** Several 1xx interim responses (100, 102, 103), then the real 200. */
+  interimsThenOk: "/1xx-then-ok",
+  /** Bytes that are not HTTP at all: protocol. */
+  garbage: "/garbage",
+  /** An HTTP/0.9-style answer (a body with no status line): protocol. */
+  http09: "/http09",
+  /** A status line whose version is not HTTP/1.x: protocol. */
+  badVersion: "/bad-version",
+  /** A chunked body whose chunk size is not hexadecimal: protocol. */
+  bogusChunkSize: "/bogus-chunk-size",
+  /** Content-Length: -5: protocol. */
+  negativeContentLength: "/negative-length",
+  /** Two different Content-Length headers: protocol. */
+  conflictingContentLength: "/conflicting-length",
+  /** /gzip-layers/N: a small page gzipped N times, `content-encoding: gzip, gzip, …` (N codings). */
+  gzipLayers: (n: number) => `/gzip-layers/${n}`,
   /** DuckDuckGo's anomaly (bot) challenge page, served with 202 and with 200. */
   ddgChallenge202: "/ddg-challenge-202",
   ddgChallenge200: "/ddg-challenge-200",
@@ -144,6 +164,81 @@ export const hostile = {
     pump();
   }) as SimHandler,
 
+  oneByteChunks: ((_req, raw) => {
+    const socket = raw.res.socket;
+    if (!socket) return;
+    socket.write("HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ntransfer-encoding: chunked\r\n\r\n");
+    // 10,000 chunks of one byte per write; written raw, since Node's framing would take one write per chunk.
+    const burst = Buffer.from("1\r\nx\r\n".repeat(10_000));
+    const started = Date.now();
+    let sent = 0;
+    const pump = () => {
+      while (!socket.destroyed && sent < 1024 ** 3 && Date.now() - started < 120_000) {
+        sent += burst.length;
+        if (!socket.write(burst)) return void socket.once("drain", pump);
+      }
+      socket.destroy();
+    };
+    socket.on("error", () => {});
+    pump();
+  }) as SimHandler,
+
+  continueThenOk: ((_req, raw) =>
+    rawReply(
+      raw.res,
+      "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 9\r\n\r\n",
+      "continued",
+    )) as SimHandler,
+
+  interimsThenOk: ((_req, raw) =>
+    rawReply(
+      raw.res,
+      "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\n\r\n" +
+        "HTTP/1.1 103 Early Hints\r\nlink: </style.css>; rel=preload\r\n\r\n" +
+        "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 5\r\n\r\n",
+      "final",
+    )) as SimHandler,
+
+  garbage: ((_req, raw) =>
+    rawReply(raw.res, "\x00\x17garbage\xff\xfe not a response\r\n\r\n", "")) as SimHandler,
+
+  http09: ((_req, raw) =>
+    rawReply(raw.res, "<html><body>an HTTP/0.9 answer</body></html>\r\n", "")) as SimHandler,
+
+  badVersion: ((_req, raw) =>
+    rawReply(raw.res, "ICY 200 OK\r\ncontent-type: audio/mpeg\r\n\r\n", "xx")) as SimHandler,
+
+  bogusChunkSize: ((_req, raw) =>
+    rawReply(
+      raw.res,
+      "HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ntransfer-encoding: chunked\r\n\r\n",
+      "5\r\nhello\r\nzz\r\nwhat\r\n0\r\n\r\n",
+    )) as SimHandler,
+
+  negativeContentLength: ((_req, raw) =>
+    rawReply(
+      raw.res,
+      "HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: -5\r\n\r\n",
+      "hello",
+    )) as SimHandler,
+
+  conflictingContentLength: ((_req, raw) =>
+    rawReply(
+      raw.res,
+      "HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 5\r\ncontent-length: 7\r\n\r\n",
+      "hello!!",
+    )) as SimHandler,
+
+  gzipLayers: ((req) => {
+    const n = Number(req.path.split("/").pop());
+    let body = Buffer.from("<html><body><p>the innermost layer</p></body></html>");
+    for (let i = 0; i < n; i++) body = zlib.gzipSync(body, { level: 1 });
+    return {
+      headers: { "content-type": "text/html", "content-encoding": Array(n).fill("gzip").join(", ") },
+      body,
+    };
+  }) as SimHandler,
+
   gzipBomb: (() => ({
     headers: { "content-type": "text/html", "content-encoding": "gzip" },
     body: gzipBomb(),
@@ -224,6 +319,16 @@ export function hostileRoutes(sim: SimWeb): [string, string | RegExp, SimHandler
     [H, P.slowlorisHeaders, hostile.slowlorisHeaders],
     [H, P.slowBody, hostile.slowBody],
     [H, P.infiniteChunked, hostile.infiniteChunked],
+    [H, P.oneByteChunks, hostile.oneByteChunks],
+    [H, P.continueThenOk, hostile.continueThenOk],
+    [H, P.interimsThenOk, hostile.interimsThenOk],
+    [H, P.garbage, hostile.garbage],
+    [H, P.http09, hostile.http09],
+    [H, P.badVersion, hostile.badVersion],
+    [H, P.bogusChunkSize, hostile.bogusChunkSize],
+    [H, P.negativeContentLength, hostile.negativeContentLength],
+    [H, P.conflictingContentLength, hostile.conflictingContentLength],
+    [H, /^\/gzip-layers\/\d+$/, hostile.gzipLayers],
     [H, P.gzipBomb, hostile.gzipBomb],
     [H, P.brotliBomb, hostile.brotliBomb],
     [H, P.contentLengthOver, hostile.contentLengthOver],

@@ -43,7 +43,7 @@ export interface SimWeb {
   netConfig: { resolve: Resolve; connectTo: ConnectTo; ca: string };
   /** `path` is matched against the pathname (a string matches exactly); later routes win. */
   route(host: string, path: string | RegExp, handler: SimHandler | SimReply): void;
-  /** Reads ../shared/fixtures/providers/<relPath> (beside the repository). */
+  /** Reads test/fixtures/providers/<relPath> (provenance in its README). */
   fixture(relPath: string): Buffer;
   /** Default: every name resolves to PUBLIC_ADDRESS. Override per host, e.g. ["93.184.215.14", "10.0.0.7"]. */
   resolveAs(host: string, addresses: string[]): void;
@@ -82,7 +82,7 @@ const BUILTIN_RESOLVE: Record<string, string[]> = {
 };
 
 const TLS_DIR = fileURLToPath(new URL("../fixtures/tls/", import.meta.url));
-const FIXTURES_DIR = fileURLToPath(new URL("../../../shared/fixtures/providers/", import.meta.url));
+const FIXTURES_DIR = fileURLToPath(new URL("../fixtures/providers/", import.meta.url));
 
 export const TEST_CA = readFileSync(`${TLS_DIR}ca.pem`, "utf8");
 export const TEST_CA_PATH = `${TLS_DIR}ca.pem`;

@@ -7,6 +7,13 @@ export interface SimProxy {
   url: string;
   /** What went through: "GET http://host/path" for plain requests, "CONNECT host:port" for tunnels. */
   log: string[];
+  /** For each absolute-form request: the host its URL named and the Host header it carried. */
+  forwarded: { target: string; hostHeader: string | undefined }[];
+  /**
+   * Each tunnel by the local port of the proxy's connection to the origin (the `remotePort` the origin sees),
+   * with the "host:port" its CONNECT named: an origin tells which tunnel a request came through by it.
+   */
+  tunnels: Map<number, string>;
   close(): Promise<void>;
 }
 
@@ -16,6 +23,8 @@ export interface SimProxy {
  */
 export async function startProxy(sim: Pick<SimWeb, "ports">): Promise<SimProxy> {
   const log: string[] = [];
+  const forwarded: SimProxy["forwarded"] = [];
+  const tunnels = new Map<number, string>();
   const sockets = new Set<net.Socket>();
   const portFor = (hostname: string, port: number) => {
     if (hostname === "blackhole.example.com") return sim.ports.blackHole;
@@ -32,6 +41,7 @@ export async function startProxy(sim: Pick<SimWeb, "ports">): Promise<SimProxy> 
       res.writeHead(400).end("proxy: absolute-form request expected");
       return;
     }
+    forwarded.push({ target: target.host, hostHeader: req.headers.host });
     const upstream = http.request(
       {
         host: "127.0.0.1",
@@ -54,6 +64,7 @@ export async function startProxy(sim: Pick<SimWeb, "ports">): Promise<SimProxy> 
     client.on("close", () => sockets.delete(client));
     const [hostname, port] = (req.url ?? "").split(/:(?=\d+$)/);
     const upstream = net.connect(portFor(hostname, Number(port) || 443), "127.0.0.1", () => {
+      if (upstream.localPort !== undefined) tunnels.set(upstream.localPort, req.url ?? "");
       client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
       if (head.length) upstream.write(head);
       upstream.pipe(client);
@@ -73,6 +84,8 @@ export async function startProxy(sim: Pick<SimWeb, "ports">): Promise<SimProxy> 
   return {
     url: `http://127.0.0.1:${port}`,
     log,
+    forwarded,
+    tunnels,
     async close() {
       for (const s of sockets) s.destroy();
       server.closeAllConnections();

@@ -9,9 +9,13 @@ export function registerDoctor(program: Command): void {
       "Check connectivity, DuckDuckGo, providers, SearXNG, proxy, Chromium and the resolved settings.",
     )
     .option("--json", "print the report as JSON")
+    .option(
+      "--live",
+      "ask every keyless engine one canary query: answered, challenged, layout unrecognised, unreachable",
+    )
     .addHelpText(
       "after",
-      "\nMakes one real DuckDuckGo request (and one to SEARXNG_URL when set).\n\nExamples:\n  websift doctor\n  websift doctor --json",
+      "\nMakes one real DuckDuckGo request (and one to SEARXNG_URL when set); --live makes one to every keyless\nengine instead.\n\nExamples:\n  websift doctor\n  websift doctor --live\n  websift doctor --json",
     )
     .action(async (opts) => {
       const [{ diagnose, doctorText }, { loadConfig }] = await Promise.all([
@@ -28,7 +32,7 @@ export function registerDoctor(program: Command): void {
       }
       const websift = await websiftFromEnv();
       try {
-        const report = await diagnose(websift, config);
+        const report = await diagnose(websift, config, { live: opts.live === true });
         if (opts.json) printJson(report);
         else process.stdout.write(`${doctorText(report)}\n`);
         process.exitCode = report.online === false ? EXIT.failure : EXIT.ok;

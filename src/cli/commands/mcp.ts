@@ -15,10 +15,19 @@ export function registerMcp(program: Command): void {
       "HTTP port (default 8787, or mcpPort in the config)",
       parseIntOption("--port", 0, 65535),
     )
-    .option("--host <addr>", "HTTP address (default 127.0.0.1; anything else needs WEBSIFT_MCP_TOKEN)")
+    .option(
+      "--host <addr>",
+      "HTTP address (default 127.0.0.1; 0.0.0.0 for every interface; beyond loopback needs WEBSIFT_MCP_TOKEN)",
+    )
+    .option(
+      "--allow-host <name[:port]>",
+      "extra Host the server answers to, e.g. a container's or LAN name (repeatable; also WEBSIFT_MCP_ALLOWED_HOSTS)",
+      (v: string, acc: string[]) => [...acc, v],
+      [] as string[],
+    )
     .option(
       "--allow-origin <origin>",
-      "browser origin allowed to call (repeatable)",
+      "browser origin allowed to call (repeatable; also WEBSIFT_MCP_ALLOWED_ORIGINS)",
       (v: string, acc: string[]) => [...acc, v],
       [] as string[],
     )
@@ -26,12 +35,14 @@ export function registerMcp(program: Command): void {
     .addHelpText(
       "after",
       `
-stdout carries JSON-RPC only; logs go to stderr. Set WEBSIFT_MCP_TOKEN to require "Authorization: Bearer <token>".
+stdout carries JSON-RPC only; logs go to stderr. Set WEBSIFT_MCP_TOKEN to require "Authorization: Bearer <token>"
+(the client sends it as a header; there is no OAuth). The server answers to the names of the address it binds
+(every local address for 0.0.0.0) and to --allow-host; a request naming another Host is refused.
 
 Examples:
   websift mcp
   websift mcp --http --port 8787
-  WEBSIFT_MCP_TOKEN=… websift mcp --http --host 0.0.0.0`,
+  WEBSIFT_MCP_TOKEN=… websift mcp --http --host 0.0.0.0 --allow-host websift.internal`,
     )
     .action(async (opts) => {
       // undici parses HTTP with llhttp compiled to WebAssembly. Once it runs hot, V8 recompiles it with TurboFan
@@ -62,6 +73,7 @@ Examples:
         log,
         timeoutMs: timeout ? timeout * 1000 : undefined,
         deadlineSeconds: timeout,
+        waitSeconds: setting("mcpWaitSeconds") as number | undefined,
       };
       if (!opts.http) {
         await serveMcpStdio(serverOptions);
@@ -69,13 +81,22 @@ Examples:
         return;
       }
       const token = config.env.WEBSIFT_MCP_TOKEN || undefined;
-      const server = await startMcpHttp({
-        ...serverOptions,
-        host: opts.host ?? (setting("mcpHost") as string | undefined),
-        port: opts.port ?? (setting("mcpPort") as number | undefined),
-        token,
-        allowedOrigins: opts.allowOrigin,
-      });
+      let server: Awaited<ReturnType<typeof startMcpHttp>>;
+      try {
+        server = await startMcpHttp({
+          ...serverOptions,
+          host: opts.host ?? (setting("mcpHost") as string | undefined),
+          port: opts.port ?? (setting("mcpPort") as number | undefined),
+          token,
+          allowedHosts: [...opts.allowHost, ...list(setting("mcpAllowedHosts"))],
+          allowedOrigins: [...opts.allowOrigin, ...list(setting("mcpAllowedOrigins"))],
+        });
+      } catch (err) {
+        log(err instanceof Error ? err.message : String(err));
+        await websift.close();
+        process.exitCode = EXIT.badInput;
+        return;
+      }
       log(`MCP server listening on ${server.url}${token ? " (bearer token required)" : ""}`);
       const stop = async () => {
         await server.close();
@@ -85,4 +106,14 @@ Examples:
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
     });
+}
+
+/** A comma-separated setting as a list. */
+function list(value: unknown): string[] {
+  return typeof value === "string"
+    ? value
+        .split(",")
+        .map((v) => v.trim())
+        .filter(Boolean)
+    : [];
 }

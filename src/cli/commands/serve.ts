@@ -26,6 +26,11 @@ export function registerServe(program: Command): void {
       [] as string[],
     )
     .option("--trust-proxy", "per-client caps by X-Forwarded-For (only behind a proxy that sets it)")
+    .option(
+      "--grace <seconds>",
+      "on SIGTERM/SIGINT, how long calls in flight may finish before they are stopped (default 8)",
+      parseIntOption("--grace", 0, 600),
+    )
     .option("--json", "print the listening address as JSON")
     .addHelpText(
       "after",
@@ -57,18 +62,28 @@ Examples:
       }
       const setting = (key: string) => ctx.config().settings.find((s) => s.key === key)?.value;
       const token = ctx.config().env.WEBSIFT_SERVE_TOKEN || undefined;
-      const app = await buildServeApp(ctx, {
-        token,
-        allowedOrigins: opts.allowOrigin,
-        allowedHosts: opts.allowHost,
-        trustProxy: opts.trustProxy === true,
-        routes: [registerDashboard],
-      });
+      const adminToken = ctx.config().env.WEBSIFT_ADMIN_TOKEN || undefined;
+      let app: Awaited<ReturnType<typeof buildServeApp>>;
+      try {
+        app = await buildServeApp(ctx, {
+          token,
+          adminToken,
+          allowedOrigins: opts.allowOrigin,
+          allowedHosts: opts.allowHost,
+          trustProxy: opts.trustProxy === true,
+          routes: [registerDashboard],
+        });
+      } catch (err) {
+        log(err instanceof Error ? err.message : String(err));
+        await ctx.close();
+        process.exitCode = EXIT.badInput;
+        return;
+      }
       const host = opts.host ?? (setting("serveHost") as string | undefined) ?? "127.0.0.1";
       const port = opts.port ?? (setting("servePort") as number | undefined) ?? DEFAULT_SERVE_PORT;
       let where: Awaited<ReturnType<typeof listen>>;
       try {
-        where = await listen(app, ctx, { host, port, token });
+        where = await listen(app, ctx, { host, port, token, adminToken });
       } catch (err) {
         log(`cannot listen on ${host}:${port}: ${err instanceof Error ? err.message : String(err)}`);
         await app.close();
@@ -82,7 +97,9 @@ Examples:
       const stop = async () => {
         if (stopping) return;
         stopping = true;
-        log("stopping");
+        const grace = (opts.grace as number | undefined) ?? 8;
+        log(`stopping: calls in flight have ${grace} s to finish`);
+        await ctx.drain(grace * 1000);
         await app.close();
         await ctx.close();
         process.exit(EXIT.ok);

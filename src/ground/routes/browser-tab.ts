@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import type { Deadline } from "../../core/deadline.js";
-import type { Net } from "../../net/client.js";
+import { createNet, type Net } from "../../net/client.js";
 import { type GuardedTraffic, newGuardedContext, routeThroughNet } from "../../read/guarded-browser.js";
 import { leaseHeadless } from "./headless-browser.js";
 
@@ -17,6 +17,8 @@ export interface TabOptions {
   deadline: Deadline;
   /** A browser already running (on screen, e.g. for a live stream): a tab is opened in it, then closed. */
   cdpUrl?: string;
+  /** HTTP(S)_PROXY / NO_PROXY for finding a DevTools endpoint that is not on this machine. */
+  env?: NodeJS.ProcessEnv;
   executablePath?: string;
 }
 
@@ -26,7 +28,12 @@ export async function openGuardedTab(options: TabOptions): Promise<GuardedTab> {
   if (options.cdpUrl) {
     // Loaded on first use: playwright-core costs ~90 MB and most of a second of start-up that most calls never need.
     const { chromium } = await import("playwright-core");
-    const browser = await chromium.connectOverCDP(options.cdpUrl, { timeout });
+    const endpoint = await devtoolsSocketUrl(
+      options.cdpUrl,
+      options.env ?? {},
+      options.deadline.child(timeout),
+    );
+    const browser = await chromium.connectOverCDP(endpoint, { timeout });
     // Only our tab is ours: disconnecting leaves the user's browser, windows and other tabs as they were.
     const release = () => browser.close().catch(() => {});
     try {
@@ -54,6 +61,43 @@ export async function openGuardedTab(options: TabOptions): Promise<GuardedTab> {
   } catch (err) {
     lease.release();
     throw err;
+  }
+}
+
+/**
+ * The browser's DevTools WebSocket, looked up through net. playwright's own lookup of `/json/version` follows
+ * HTTPS_PROXY, and an egress proxy cannot reach the user's loopback, so behind a proxy the route failed unless
+ * NO_PROXY named the endpoint; net never proxies loopback. The endpoint is the operator's own setting, so its
+ * origin is trusted for this one lookup (it is usually a loopback address, which the URL policy refuses).
+ */
+async function devtoolsSocketUrl(
+  cdpUrl: string,
+  env: NodeJS.ProcessEnv,
+  deadline: Deadline,
+): Promise<string> {
+  if (/^wss?:\/\//i.test(cdpUrl)) return cdpUrl;
+  let base: URL;
+  try {
+    base = new URL(cdpUrl.endsWith("/") ? cdpUrl : `${cdpUrl}/`);
+  } catch {
+    throw new Error("WEBSIFT_BROWSER_CDP_URL is not a URL (http://127.0.0.1:9222 or ws://…)");
+  }
+  const lookup = createNet({ env, trustedOrigins: [base.origin], maxRedirects: 0 });
+  try {
+    const res = await lookup.request(new URL("json/version", base).href, {
+      deadline,
+      trusted: true,
+      maxBytes: 64 * 1024,
+      headers: { accept: "application/json" },
+    });
+    if (!res.ok) throw new Error(`no DevTools endpoint at ${base.origin} (${res.message})`);
+    const ws =
+      res.status === 200 ? res.json<{ webSocketDebuggerUrl?: unknown }>()?.webSocketDebuggerUrl : undefined;
+    if (typeof ws !== "string" || !/^wss?:\/\//i.test(ws))
+      throw new Error(`${base.origin} is not a DevTools endpoint (HTTP ${res.status} for /json/version)`);
+    return ws;
+  } finally {
+    await lookup.close();
   }
 }
 

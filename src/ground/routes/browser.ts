@@ -60,7 +60,13 @@ export async function browserRoute(
 
   let tab: GuardedTab;
   try {
-    tab = await openGuardedTab({ net: deps.ctx.net, deadline, cdpUrl, executablePath: deps.executablePath });
+    tab = await openGuardedTab({
+      net: deps.ctx.net,
+      deadline,
+      cdpUrl,
+      env: deps.ctx.env,
+      executablePath: deps.executablePath,
+    });
   } catch (err) {
     return fail(
       deadline.expired() ? "timeout" : "unsupported",
@@ -121,9 +127,9 @@ async function readTop(
     const note = (status: Attempt["status"], error?: string) =>
       attempts.push({ provider: "browser:read", status, ms: Date.now() - t0, ...(error ? { error } : {}) });
     // Our own browser cannot dial anything itself; a user's browser can (prefetch, preconnect), so the target
-    // is vetted before the tab is sent there.
+    // is vetted before the tab is sent there: as net vets it, so behind a proxy the proxy resolves the name.
     if (userBrowser) {
-      const vetted = await vetUrl(hit.url, { resolve: deps.resolve });
+      const vetted = await vetUrl(hit.url, { resolve: deps.resolve, env: deps.ctx.env });
       if (!vetted.ok) {
         note("denied", vetted.reason);
         continue;

@@ -13,7 +13,46 @@ export { isTag, isText };
  * would have to tokenize the page a second time to know its depth.
  */
 export function parseHtml(html: string): Document {
-  return parseDocument(html, { lowerCaseTags: true, lowerCaseAttributeNames: true });
+  const doc = parseDocument(html, { lowerCaseTags: true, lowerCaseAttributeNames: true });
+  return html.includes("<![CDATA[") ? withoutHtmlCdata(html, doc) : doc;
+}
+
+/**
+ * HTML has CDATA sections only inside SVG and MathML: elsewhere a browser reads `<![CDATA[` as a bogus comment
+ * that ends at the next `>`, while htmlparser2 reads on to `]]>`, and a stray one (a forum theme's) swallowed
+ * a whole thread. Those openings are cut as a browser cuts them and the page is parsed again (rare pages only).
+ */
+function withoutHtmlCdata(html: string, doc: Document): Document {
+  const options = { lowerCaseTags: true, lowerCaseAttributeNames: true, withStartIndices: true };
+  if (!htmlCdataAt(doc).length) return doc;
+  doc = parseDocument(html, options);
+  // A cut can reveal a further opening that the first one had swallowed.
+  for (let round = 0; round < 4; round++) {
+    const at = htmlCdataAt(doc);
+    if (!at.length) break;
+    let out = "";
+    let from = 0;
+    for (const i of at) {
+      const end = html.indexOf(">", i + 9);
+      out += html.slice(from, i);
+      from = end < 0 ? html.length : end + 1;
+    }
+    html = out + html.slice(from);
+    doc = parseDocument(html, options);
+  }
+  return doc;
+}
+
+/** Where comments that htmlparser2 made of `<![CDATA[` outside SVG and MathML start, in document order. */
+function htmlCdataAt(doc: Document): number[] {
+  const at: number[] = [];
+  const stack: AnyNode[] = [...doc.children];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (node.type === "comment" && node.data.startsWith("[CDATA[")) at.push(node.startIndex ?? -1);
+    else if (isTag(node) && node.name !== "svg" && node.name !== "math") stack.push(...node.children);
+  }
+  return at.sort((a, b) => a - b);
 }
 
 export function attr(el: Element, name: string): string | undefined {

@@ -4,12 +4,16 @@ import { limitDepth } from "./depth-limit.js";
 import type { Document, Element } from "./dom.js";
 import { findFirst, isAncestor, isTag, parseHtml } from "./dom.js";
 import { trimLeadingStubs, trimTrailingStubs } from "./edge-lines.js";
+import { largestItemRun } from "./item-list.js";
 import { baseUrlOf, usefulLinks } from "./links.js";
 import { leadBefore, scoreContainers, topCandidate, withSiblings } from "./main-content.js";
 import { type Rendered, renderMarkdown } from "./markdown.js";
 import { loadMathConverter } from "./math.js";
 import { documentTitle, readMetadata } from "./metadata.js";
+import { type PageKind, pageKind } from "./page-kind.js";
 import { pruneContent } from "./prune.js";
+import { revealServerView } from "./server-view.js";
+import { SETTINGS } from "./settings.js";
 import { TextStatsIndex } from "./text-stats.js";
 import { dropTitleHeading } from "./title-heading.js";
 
@@ -37,27 +41,37 @@ export async function extractMarkdown(html: string, url: string): Promise<Extrac
   const meta = readMetadata(doc);
   const baseUrl = baseUrlOf(doc, url);
   const declaredTitle = documentTitle(doc);
-  let best = extract(doc, "strict", declaredTitle);
+  const kind = pageKind(doc, url);
+  let best = extract(doc, "strict", declaredTitle, kind);
   // A short primary may mean a name or landmark took the article with it (a "sidebar" layout wrapper, an
   // unclosed <header>); a second pass that trusts no names wins when it finds clearly more.
   if (best.markdown.length < MIN_PRIMARY_CHARS) {
     const again = parseHtml(html);
     limitDepth(again);
-    const loose = extract(again, "loose", declaredTitle);
+    const loose = extract(again, "loose", declaredTitle, kind);
     if (loose.markdown.length > best.markdown.length * 2) best = loose;
   }
   return { ...meta, markdown: best.markdown, links: usefulLinks(best.hrefs, baseUrl, url) };
 }
 
-function extract(doc: Document, mode: "strict" | "loose", title: string | undefined): Rendered {
+function extract(
+  doc: Document,
+  mode: "strict" | "loose",
+  title: string | undefined,
+  kind: PageKind,
+): Rendered {
+  revealServerView(doc);
   cleanTree(doc, mode);
   const root =
     findFirst(doc, (el) => el.name === "body") ??
     findFirst(doc, (el) => el.name === "html") ??
     doc.children.find(isTag);
-  const roots = dropTitleHeading(root ? mainContent(root) : [], title);
+  const content = root ? mainContent(root, kind) : { roots: [], listing: false };
+  const roots = dropTitleHeading(content.roots, title);
   const rendered = renderMarkdown(roots);
-  // Furniture lines around the article (dates, bylines, labels, appeals) are cut at both ends.
+  // Furniture lines around the article (dates, bylines, labels, appeals) are cut at both ends; a listing's
+  // items are short lines by nature and stay.
+  if (content.listing) return rendered;
   const blocks = trimLeadingStubs(trimTrailingStubs(rendered.blocks));
   if (blocks.length === rendered.blocks.length) return rendered;
   // The links of the dropped lines go with them ("Jetzt teilen", "Zurück zu allen Meldungen").
@@ -111,7 +125,7 @@ function widenToArticle(top: Element, stats: TextStatsIndex): Element {
  * whole cleaned page. A container holding little of the page's prose missed
  * the content (product pages, listings, split layouts), so the fallback wins.
  */
-function mainContent(root: Element): Element[] {
+function mainContent(root: Element, kind: PageKind): { roots: Element[]; listing: boolean } {
   const stats = new TextStatsIndex(root);
   const scores = scoreContainers(root, stats);
   const top = topCandidate(root, scores);
@@ -122,7 +136,19 @@ function mainContent(root: Element): Element[] {
   const chosen = picked;
   if (picked.reduce((n, el) => n + prose(el), 0) < prose(root) * 0.6)
     picked = [proseRegion(root, prose, picked)];
-  pruneContent(picked, scores, stats, chosen);
+  // A listing's content is its items: on a page that says it is one, the largest run of alike items is kept
+  // whole, and it replaces a container beside it that holds less (a category page's intro, a lead story).
+  const run = kind === "listing" ? largestItemRun(root, stats) : undefined;
+  let listing = false;
+  if (run) {
+    const inside = picked.some((el) => el === run.parent || isAncestor(el, run.parent));
+    const pickedChars = picked.reduce((n, el) => n + stats.of(el).chars, 0);
+    if (!inside && run.chars > pickedChars * SETTINGS.listOverPrimary) picked = [run.parent];
+    // Kept whole only where it is most of what was taken: a grid of teasers under an article is pruned as before.
+    listing = run.chars * 2 > stats.of(picked[0]!).chars;
+  }
+  if (listing) pruneContent(picked, scores, stats, [...chosen, run!.parent], new Set(run!.items));
+  else pruneContent(picked, scores, stats, chosen);
   dropBoilerplateText(picked, stats);
-  return picked;
+  return { roots: picked, listing };
 }

@@ -33,13 +33,15 @@ const CONDITIONAL = new Set([
  * Inside the chosen content, removes blocks that read as widgets rather than
  * prose (Readability's conditional cleaning): link lists, image grids, form
  * remnants and short fragments. A block holding `chosen` (the best container, when a wider region was
- * taken around it) stays: its link-heavy neighbours would otherwise take the content with them.
+ * taken around it) stays: its link-heavy neighbours would otherwise take the content with them. The `items`
+ * of a listing that is the content are kept whole.
  */
 export function pruneContent(
   roots: Element[],
   scores: Map<Element, number>,
   stats: TextStatsIndex,
   chosen: Element[] = [],
+  items: ReadonlySet<Element> = new Set(),
 ): void {
   for (const root of roots) {
     const rootChars = stats.of(root).chars;
@@ -49,6 +51,8 @@ export function pruneContent(
     walkElements(root, (el) => {
       // A data table and everything in it is content (Readability's rule): its cells are short by nature.
       if (el.name === "table" && isDataTable(el)) return false;
+      // So is a listing's item: its title is a link and its words are few by nature.
+      if (items.has(el)) return false;
       if (CONDITIONAL.has(el.name)) blocks.push(el);
       return el.name !== "pre";
     });

@@ -125,10 +125,14 @@ interface BraveResult {
 }
 
 export function parseBraveResponse(body: unknown, limit = 20): ProviderOutcome {
-  const web = (body as { web?: { results?: unknown } } | null)?.web;
+  const b = body as { type?: unknown; web?: { results?: unknown } } | null;
+  const web = b?.web;
   const results = web?.results;
   if (web !== undefined && !Array.isArray(results))
     return badResponse("brave", "web results that are not a list");
+  // Brave leaves `web` out when nothing matched; that is "no results" only in a search response.
+  if (web === undefined && b?.type !== "search")
+    return badResponse("brave", "JSON that is not a search response");
   const hits: ProviderHit[] = [];
   for (const r of (results ?? []) as BraveResult[]) {
     if (typeof r?.url !== "string" || !/^https?:\/\//i.test(r.url)) continue;

@@ -1,9 +1,20 @@
 import type { Deadline } from "../../core/deadline.js";
 import type { Failure } from "../../core/status.js";
+import { unreachable } from "../failure-summary.js";
 import type { Provider, ProviderContext, ProviderOutcome, ProviderQuery } from "../provider.js";
+import { engineUrl, requestOnEngineHosts } from "../serp/engine-hosts.js";
+import { httpStatusFailure } from "../serp/outcome.js";
 import { cleanText } from "../serp/text.js";
 import { absoluteHttpUrl } from "../serp/unwrap.js";
-import { rateLimited, retryAfterSeconds, transportFailure } from "./http-errors.js";
+import { badResponse } from "./http-errors.js";
+
+/** Every language's wiki, and nothing else: the language is one host label, never a way elsewhere. */
+const HOSTS = ["*.wikipedia.org"] as const;
+
+/** A URL on the `lang` wiki; `rest` is the path and query. */
+function wikiUrl(lang: string, rest: string): string {
+  return engineUrl("wikipedia", HOSTS, `https://${lang}.wikipedia.org${rest}`).href;
+}
 
 /** Below this much time left, no request is fired: it could not finish, and Wikimedia counts it all the same. */
 export const WIKIPEDIA_MIN_REQUEST_MS = 500;
@@ -66,9 +77,19 @@ export function summaryFromRest(payload: unknown): WikipediaSummary | undefined 
   return { title: cleanText(s.title), extract, ...(url ? { url } : {}) };
 }
 
-type Fetched = { ok: true; payload: unknown } | { ok: false; failure: Failure };
+type Fetched = { ok: true; payload: unknown; status: number } | { ok: false; failure: Failure };
 
-async function getJson(url: string, ctx: ProviderContext, deadline: Deadline): Promise<Fetched> {
+/**
+ * One API call. Its HTTP outcome decides first: a refusal, a rate limit or a server error is a failure of its own,
+ * never "nothing found"; a 200 must carry JSON. `notFoundOk`: the REST summary's 404 is its well-formed "no such
+ * article".
+ */
+async function getJson(
+  url: string,
+  ctx: ProviderContext,
+  deadline: Deadline,
+  notFoundOk = false,
+): Promise<Fetched> {
   if (deadline.remaining() < WIKIPEDIA_MIN_REQUEST_MS)
     return {
       ok: false,
@@ -82,24 +103,47 @@ async function getJson(url: string, ctx: ProviderContext, deadline: Deadline): P
     typeof ctx.settings.wikipediaUserAgent === "string"
       ? ctx.settings.wikipediaUserAgent
       : DEFAULT_USER_AGENT;
-  const res = await ctx.net.request(url, {
-    deadline,
-    headers: { "user-agent": userAgent, accept: "application/json" },
-  });
-  if (!res.ok) return { ok: false, failure: transportFailure("wikipedia", res) };
-  if (res.status === 429)
-    return { ok: false, failure: rateLimited("wikipedia", retryAfterSeconds(res.headers)) };
-  // Any other non-200 (404 summary, 5xx, 403) reads as "nothing here", never as a crash.
-  return { ok: true, payload: res.status === 200 ? res.json() : undefined };
+  const pinned = await requestOnEngineHosts(
+    "wikipedia",
+    HOSTS,
+    url,
+    { deadline, headers: { "user-agent": userAgent, accept: "application/json" } },
+    ctx,
+  );
+  if (!pinned.ok) return { ok: false, failure: pinned.failure };
+  const res = pinned.res;
+  if (notFoundOk && res.status === 404) return { ok: true, payload: undefined, status: 404 };
+  const failure = httpStatusFailure("wikipedia", res);
+  if (failure) return { ok: false, failure };
+  const payload = res.json();
+  if (payload === undefined)
+    return { ok: false, failure: badResponse("wikipedia", "a body that is not JSON") };
+  return { ok: true, payload, status: res.status };
 }
 
 type Lookup = { summary: Required<WikipediaSummary> } | { miss: true } | { failure: Failure };
 
+/** The API's answer to a title search: a title, well-formed with no title (a miss), or a failure. */
+function titleOf(
+  fetched: Fetched,
+  read: (payload: unknown) => string | undefined,
+  wellFormed: (payload: unknown) => boolean,
+): { title?: string } | { failure: Failure } {
+  if (!fetched.ok) return { failure: fetched.failure };
+  if (!wellFormed(fetched.payload))
+    return { failure: badResponse("wikipedia", "an API answer in an unknown shape") };
+  return { title: read(fetched.payload) };
+}
+
+const isOpenSearch = (p: unknown) => Array.isArray(p) && Array.isArray(p[1]);
+const isFullTextSearch = (p: unknown) =>
+  Array.isArray((p as { query?: { search?: unknown } } | null)?.query?.search);
+
 async function lookup(lang: string, text: string, ctx: ProviderContext, deadline: Deadline): Promise<Lookup> {
-  const api = `https://${lang}.wikipedia.org/w/api.php?`;
-  const opensearch = await getJson(
-    api +
-      new URLSearchParams({
+  const api = (params: Record<string, string>) => wikiUrl(lang, `/w/api.php?${new URLSearchParams(params)}`);
+  const opensearch = titleOf(
+    await getJson(
+      api({
         action: "opensearch",
         search: text,
         limit: "1",
@@ -107,16 +151,26 @@ async function lookup(lang: string, text: string, ctx: ProviderContext, deadline
         redirects: "resolve",
         format: "json",
       }),
-    ctx,
-    deadline,
+      ctx,
+      deadline,
+    ),
+    titleFromOpenSearch,
+    isOpenSearch,
   );
-  if (!opensearch.ok) return { failure: opensearch.failure };
-  let title = titleFromOpenSearch(opensearch.payload);
+  // Only a server error or a garbled answer may be one endpoint's trouble; a refusal, a rate limit, a spent
+  // deadline or an unreachable host stands, as the full-text search would meet it too.
+  if (
+    "failure" in opensearch &&
+    (opensearch.failure.status !== "error" || unreachable(opensearch.failure.code))
+  )
+    return { failure: opensearch.failure };
+  let title = "title" in opensearch ? opensearch.title : undefined;
   if (!title) {
-    // Opensearch matches title prefixes, so verbose questions find nothing there; full-text search does.
-    const search = await getJson(
-      api +
-        new URLSearchParams({
+    // Opensearch matches title prefixes, so verbose questions find nothing there; full-text search does, and it
+    // stands in for an opensearch that failed. Only its well-formed answer with no hit is a miss.
+    const search = titleOf(
+      await getJson(
+        api({
           action: "query",
           list: "search",
           srsearch: text,
@@ -125,17 +179,20 @@ async function lookup(lang: string, text: string, ctx: ProviderContext, deadline
           format: "json",
           formatversion: "2",
         }),
-      ctx,
-      deadline,
+        ctx,
+        deadline,
+      ),
+      titleFromSearch,
+      isFullTextSearch,
     );
-    if (!search.ok) return { failure: search.failure };
-    title = titleFromSearch(search.payload);
+    if ("failure" in search) return { failure: search.failure };
+    title = search.title;
   }
   if (!title) return { miss: true };
   const path = encodeURIComponent(title.replaceAll(" ", "_"));
-  const rest = await getJson(`https://${lang}.wikipedia.org/api/rest_v1/page/summary/${path}`, ctx, deadline);
+  const rest = await getJson(wikiUrl(lang, `/api/rest_v1/page/summary/${path}`), ctx, deadline, true);
   if (!rest.ok) return { failure: rest.failure };
-  const summary = summaryFromRest(rest.payload);
+  const summary = rest.status === 404 ? undefined : summaryFromRest(rest.payload);
   if (!summary) return { miss: true };
   return { summary: { ...summary, url: summary.url ?? `https://${lang}.wikipedia.org/wiki/${path}` } };
 }
@@ -145,6 +202,7 @@ export const wikipedia: Provider = {
   kind: "keyless",
   paid: false,
   native: { language: true },
+  hosts: HOSTS,
   budgetMs: 5000,
   configured: () => true,
   async search(query, ctx, deadline): Promise<ProviderOutcome> {

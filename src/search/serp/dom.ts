@@ -68,5 +68,5 @@ export function hitsIn(
     if (hit) hits.push(hit);
   });
   if (hits.length > 0) return { kind: "results", hits };
-  return { kind: "blocked", code: "unknown_page", reason: `no ${blocks} results on the page` };
+  return { kind: "unrecognised", reason: `no ${blocks} results and no no-results marker` };
 }

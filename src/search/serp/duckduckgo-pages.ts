@@ -28,7 +28,7 @@ const isLiteTimestamp = (el: Element) => el.name === "span" && hasClass(el, "tim
 function classify(hits: ProviderHit[], noResults: boolean): SerpParse {
   if (hits.length > 0) return { kind: "results", hits };
   if (noResults) return { kind: "empty" };
-  return { kind: "blocked", code: "unknown_page", reason: "neither results nor a no-results block" };
+  return { kind: "unrecognised", reason: "neither results nor a no-results block" };
 }
 
 /** Text of one element, gathered while it is open. */

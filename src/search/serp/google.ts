@@ -30,7 +30,7 @@ export function parseGoogle(html: string, finalUrl: string): SerpParse {
   if ($("#rso").length === 0 && $('#botstuff p[role="heading"]').length > 0) return { kind: "empty" };
   const wall = wallWithoutResults($, html);
   if (wall) return { kind: "blocked", code: "challenge", reason: wall };
-  return { kind: "blocked", code: "unknown_page", reason: "neither results nor Google's no-results text" };
+  return { kind: "unrecognised", reason: "neither results nor Google's no-results text" };
 }
 
 /** Blocks visible from the URL alone: the sorry page and the consent host. */

@@ -5,25 +5,35 @@ import { rateLimited, retryAfterSeconds } from "../providers/http-errors.js";
 import { looksRelevant } from "./relevance.js";
 
 /**
- * What a result page says, decided by structure: results, an explicit no-results block, or anything else
- * (a challenge, or a page we do not recognise). Only the engine's own no-results marker may become `empty`.
+ * What a result page says, decided by structure: results, an explicit no-results block, a known challenge, or a
+ * page matching no layout the parser knows. Only the engine's own no-results marker may become `empty`.
  */
 export type SerpParse =
   | { kind: "results"; hits: ProviderHit[] }
   | { kind: "empty" }
-  | { kind: "blocked"; reason: string; code?: "challenge" | "unknown_page" };
+  | { kind: "blocked"; reason: string; code?: "challenge" }
+  | { kind: "unrecognised"; reason: string };
 
 /**
  * Failure codes a provider returns for a page that is not results:
- * `challenge` (a known block marker), `unknown_page` (neither results nor a no-results marker),
- * `soft_block` (results that ignore the query).
+ * `challenge` (a known block marker, `blocked`), `unknown_page` (no result blocks, no no-results marker and no
+ * challenge marker: the engine's layout changed, an `error` the chain moves past), `soft_block` (results that
+ * ignore the query, `blocked`).
  */
 export function serpOutcome(engine: string, parse: SerpParse, query: ProviderQuery): ProviderOutcome {
   if (parse.kind === "empty") return { status: "empty" };
-  if (parse.kind === "blocked") {
-    const code = parse.code ?? "challenge";
-    return { status: "blocked", code, message: `${engine} did not serve results: ${parse.reason}` };
-  }
+  if (parse.kind === "blocked")
+    return {
+      status: "blocked",
+      code: "challenge",
+      message: `${engine} did not serve results: ${parse.reason}`,
+    };
+  if (parse.kind === "unrecognised")
+    return {
+      status: "error",
+      code: "unknown_page",
+      message: `${engine}: unrecognised page layout (${parse.reason})`,
+    };
   if (!looksRelevant(query.query, parse.hits))
     return {
       status: "blocked",

@@ -176,7 +176,7 @@ export const PAGE_HTML = `<!doctype html>
 <dialog id="token-dialog" aria-labelledby="token-title">
   <form method="dialog" id="token-form">
     <h2 id="token-title">Access token</h2>
-    <p>This server asks for its token (WEBSIFT_SERVE_TOKEN). It is kept in this tab only.</p>
+    <p>This server asks for its token: the admin token (WEBSIFT_ADMIN_TOKEN) for the switch, settings and keys, where one is set, else the API token (WEBSIFT_SERVE_TOKEN). It is kept in this tab only.</p>
     <label for="token-input">Token</label>
     <input id="token-input" type="password" autocomplete="off" required>
     <div class="actions"><button type="submit">Continue</button></div>

@@ -198,7 +198,7 @@ export const PAGE_JS = `"use strict";
   }
 
   // Try it
-  var PATHS = { search: "/v1/search", read: "/v1/read", answer: "/v1/answer" };
+  var PATHS = { search: "/v1/search?raw=1", read: "/v1/read?raw=1", answer: "/v1/answer?raw=1" };
   function kind() { return document.querySelector("input[name=kind]:checked").value; }
   document.querySelectorAll("input[name=kind]").forEach(function (r) {
     r.addEventListener("change", function () {

@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Deadline } from "../../../src/core/deadline.js";
 import { runRoute } from "../../../src/ground/routes/index.js";
 import { createNet, type Net } from "../../../src/net/client.js";
+import type { Resolve } from "../../../src/net/url-policy.js";
 import { CHROMIUM_PATH, chromiumAvailable } from "../../../src/read/guarded-browser.js";
 import { MemoryStore } from "../../../src/store/store.js";
-import { PRIVATE_HOST, type SimWeb, startSimWeb } from "../../simweb/index.js";
+import { PRIVATE_HOST, type SimWeb, startProxy, startSimWeb, TEST_CA } from "../../simweb/index.js";
 
 // A browser "already on screen": started here with remote debugging (and, like every browser in tests, unable
 // to resolve or reach anything itself). The route opens a tab in it, then must leave the browser running.
@@ -139,5 +140,66 @@ describe.runIf(chromiumAvailable())("browser route over CDP", { timeout: 90_000 
     );
     expect(out?.status).toBe("unsupported");
     expect(out?.attempts[0].error).toMatch(/browser is not available/);
+  });
+
+  it("behind an egress proxy: the endpoint is reached directly, result pages through the proxy, no local DNS", async () => {
+    const proxy = await startProxy(sim);
+    const proxyEnv = { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url };
+    // playwright reads the process's environment for its own lookups; the proxy must be there to be avoided.
+    const saved = { HTTP_PROXY: process.env.HTTP_PROXY, HTTPS_PROXY: process.env.HTTPS_PROXY };
+    Object.assign(process.env, proxyEnv);
+    const lookups: string[] = [];
+    const noDns: Resolve = async (hostname) => {
+      lookups.push(hostname);
+      throw Object.assign(new Error(`getaddrinfo EAI_AGAIN ${hostname}`), { code: "EAI_AGAIN" });
+    };
+    const proxied = createNet({ ca: TEST_CA, env: proxyEnv, resolve: noDns });
+    try {
+      const serp = sim
+        .fixture("google/google-serp-tekken8-controversy-ai-overview-paa-2025-12.html")
+        .toString("utf8")
+        .replaceAll(FIRST_RESULT, ARTICLE_URL);
+      sim.route("www.google.com", "/search", {
+        headers: { "content-type": "text/html; charset=utf-8" },
+        body: serp,
+      });
+      sim.route("games.example.org", "/tekken-8-apology", {
+        headers: { "content-type": "text/html" },
+        body: "<html><head><title>Tekken 8 apology</title></head><body><article><p>Bandai Namco apologised for the Tekken 8 stage controversy in October 2024.</p></article></body></html>",
+      });
+      const out = await runRoute(
+        "browser",
+        QUERY,
+        {
+          ctx: {
+            net: proxied,
+            env: { WEBSIFT_BROWSER_CDP_URL: cdpUrl, ...proxyEnv },
+            store: new MemoryStore(),
+            log: () => {},
+            settings: {},
+          },
+          resolve: noDns,
+        },
+        Deadline.after(60_000),
+      );
+      expect(out?.attempts[0]?.error).toBeUndefined();
+      expect(out?.status).toBe("ok");
+      expect(out?.envelope).toContain("apologised for the Tekken 8 stage controversy");
+      expect(out?.attempts.map((a) => `${a.provider} ${a.status}`)).toEqual([
+        "browser:google ok",
+        "browser:read ok",
+      ]);
+      expect(lookups).toEqual([]);
+      expect(proxy.log).toContain("CONNECT www.google.com:443");
+      expect(proxy.log).toContain("CONNECT games.example.org:443");
+      expect(proxy.log.filter((l) => l.includes("127.0.0.1") || l.includes("json/version"))).toEqual([]);
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      await proxied.close();
+      await proxy.close();
+    }
   });
 });

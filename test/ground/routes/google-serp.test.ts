@@ -4,7 +4,7 @@ import { GOOGLE_CONSENT_REASON, parseGoogle } from "../../../src/search/serp/goo
 
 const SEARCH_URL = "https://www.google.com/search?q=x&hl=en";
 const google = (file: string) =>
-  readFileSync(new URL(`../../../../shared/fixtures/providers/google/${file}`, import.meta.url), "utf8");
+  readFileSync(new URL(`../../fixtures/providers/google/${file}`, import.meta.url), "utf8");
 
 const hitsOf = (file: string) => {
   const parsed = parseGoogle(google(file), SEARCH_URL);
@@ -92,7 +92,7 @@ describe("parseGoogle on block pages", () => {
     "google-update-your-browser-legacy-ua-ar-2026-07.html",
     "google-enablejs-retry-page-ar-2026-07.html",
   ])("%s is an unknown page, never empty", (file) => {
-    expect(parseGoogle(google(file), SEARCH_URL)).toMatchObject({ kind: "blocked", code: "unknown_page" });
+    expect(parseGoogle(google(file), SEARCH_URL)).toMatchObject({ kind: "unrecognised" });
   });
 });
 

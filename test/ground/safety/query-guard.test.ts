@@ -28,6 +28,20 @@ const refused: [string, RegExp][] = [
   ["C://Users//bob//notes.txt", /Windows/],
   ["\\\\fileserver\\share\\payroll.xlsx", /Windows/],
   ["file:///etc/hosts", /file: URL/],
+  // rooted in an environment variable, in every shell's spelling
+  ["cat $HOME/.ssh/id_rsa", /environment variable \(\$HOME\/…\)/],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's spelling is the input under test
+  ["${HOME}/notes/plan.txt contents", /environment variable/],
+  ['ls "$HOME"/Downloads', /environment variable/],
+  ["open %USERPROFILE%\\Documents\\taxes.pdf", /environment variable \(%USERPROFILE%\/…\)/],
+  ["%APPDATA%\\Code\\User\\settings.json", /environment variable/],
+  ["%LocalAppData%/Temp/dump.txt", /environment variable/],
+  ["Get-Content $env:USERPROFILE\\Desktop\\notes.txt", /environment variable/],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: PowerShell's spelling is the input under test
+  ["${env:APPDATA}\\npm\\etc", /environment variable/],
+  ["$XDG_CONFIG_HOME/app/config.toml settings", /environment variable/],
+  ["$PROJECT_ROOT\\secrets.json", /environment variable/],
+  ["$HOME/Documents", /environment variable/],
   ["/foo/*", /glob/],
   ["**/*.ts", /glob/],
   ["find src/**/*.test.ts", /glob/],
@@ -77,6 +91,13 @@ const allowed = [
   "Bearer authentication vs Basic authentication",
   "sha256 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
   "東京 天気 明日",
+  "what does $HOME mean in bash",
+  "echo $PATH shows nothing",
+  "$BTC/USD price today",
+  "$5/month hosting plans",
+  "price in $/kg for copper",
+  "100%/year growth rate",
+  "50% off/discount codes",
 ];
 
 describe("guardQuery", () => {

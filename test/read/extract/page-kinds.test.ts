@@ -34,6 +34,54 @@ describe("page kinds: forum and Q&A threads keep every post", () => {
     expectNone(markdown, ["Restore hangs at", "S3 backups stopped", "Terms of Service", "Powered by"]);
   });
 
+  it("Discourse (script-rendered): the thread in <noscript> is the page, the warning and footer are not", async () => {
+    const { markdown } = await extract(
+      "discourse-app.html",
+      "https://community.example.net/t/sourdough-starter-smells-like-nail-polish-remover/8812",
+    );
+    expectAll(markdown, [
+      "it smells sharply of acetone",
+      "That acetone smell is the yeast telling you",
+      "Switched to one to five this week",
+    ]);
+    expectNone(markdown, [
+      "Please enable JavaScript",
+      "Loading…",
+      "Best flour for a rye starter",
+      "Terms of Service",
+    ]);
+    // Order of the posts is the thread's.
+    expect(markdown.indexOf("sharply of acetone")).toBeLessThan(markdown.indexOf("run out of food"));
+    expect(markdown.indexOf("run out of food")).toBeLessThan(markdown.indexOf("Switched to one to five"));
+  });
+
+  it("XenForo with a stray <![CDATA[ in its body: the thread is read as a browser reads it", async () => {
+    const post = (who: string, text: string) =>
+      `<article class="message message--post"><div class="message-userDetails"><h4 class="message-name">${who}</h4></div>` +
+      `<div class="message-content"><article class="message-body"><div class="bbWrapper">${text}</div></article></div></article>`;
+    const html =
+      "<!doctype html><html><head><title>Which PSU for a 4070? | Example Forums</title></head><body class=forum>" +
+      '<![CDATA[\n<div id="jumpToTop"></div><div class="p-pageWrapper"><header class="p-header">Example Forums</header>' +
+      '<div class="p-body"><div class="p-body-pageContent"><h1 class="p-title-value">Which PSU for a 4070?</h1>' +
+      '<div class="block-body">' +
+      post(
+        "gpu_gary",
+        "I am building around a 4070 and an older six-core CPU. Is a 550 watt unit enough, or should I buy 650 watts?",
+      ) +
+      post(
+        "volt_vera",
+        "550 watts is fine for that pair, the card draws about 200 watts at most. Buy a good unit rather than a big one.",
+      ) +
+      "</div></div></div></div>" +
+      "<script>//<![CDATA[\nwindow.XF = {};\n//]]></script></body></html>";
+    const { markdown } = await extractMarkdown(
+      html,
+      "https://forums.example.com/threads/which-psu-for-a-4070.41/",
+    );
+    expectAll(markdown, ["Is a 550 watt unit enough", "550 watts is fine for that pair"]);
+    expectNone(markdown, ["CDATA", "window.XF"]);
+  });
+
   it("phpBB (prosilver): every post including the last short reply, no board chrome", async () => {
     const { markdown } = await extract("phpbb.html", "https://board.example.org/viewtopic.php?t=4821");
     expectAll(markdown, [
@@ -237,6 +285,19 @@ describe("page kinds: listings, service pages and recipes", () => {
     );
     expectAll(markdown, ["Oak Pen Tray", "£28.00", "Walnut Monitor Stand", "Cherry Card Holder", "£22.00"]);
     expectNone(markdown, ["Product categories", "Kitchen", "Default sorting", "Primary Navigation"]);
+  });
+
+  it("a collection page (schema.org CollectionPage) is its list of items: every name and price, no chrome", async () => {
+    const { markdown } = await extract("collection.html", "https://shop.example.com/collections/mens-shoes");
+    expectAll(markdown, [
+      "every pair in our men's range is tested",
+      "Ridgeline Trail Runner $129.00",
+      "Metro Knit Slip-On $74.50",
+      // The last items are short lines too: they are the listing, not furniture at the content's end.
+      "Alpine Approach Shoe $139.00",
+    ]);
+    expectNone(markdown, ["Join the trail club", "Northpath Outfitters", "Sort by"]);
+    expect(markdown.indexOf("Ridgeline Trail Runner")).toBeLessThan(markdown.indexOf("Alpine Approach Shoe"));
   });
 
   it("a small-business service page keeps its sections and the FAQ's questions with their answers", async () => {

@@ -7,7 +7,7 @@ const MIN = 60_000;
 describe("suspension table", () => {
   it.each([
     [{ status: "blocked", code: "challenge", message: "" }, 30 * MIN],
-    [{ status: "blocked", code: "unknown_page", message: "" }, 5 * MIN],
+    [{ status: "error", code: "unknown_page", message: "" }, 5 * MIN],
     [{ status: "blocked", code: "soft_block", message: "" }, 10 * MIN],
     [{ status: "rate_limited", code: "http_429", message: "", retryAfter: 42 }, 42_000],
     [{ status: "rate_limited", code: "http_429", message: "" }, 3 * MIN],

@@ -55,6 +55,9 @@ describe("parseBraveResponse", () => {
     expect(out.status === "ok" && out.hits.length).toBe(3);
     expect(parseBraveResponse({ type: "search", web: { results: [] } }).status).toBe("empty");
     expect(parseBraveResponse({ type: "search", query: {} }).status).toBe("empty");
+    // Without `web`, only a search response is "no results": anything else is a broken answer.
+    for (const body of [{}, null, [], { type: "ErrorResponse" }])
+      expect(parseBraveResponse(body)).toMatchObject({ status: "error", code: "bad_response" });
     expect(parseBraveResponse({ web: { results: "nope" } }).status).toBe("error");
   });
 });

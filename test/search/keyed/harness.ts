@@ -4,9 +4,9 @@ import type { ProviderContext } from "../../../src/search/provider.js";
 import { MemoryStore, type Store } from "../../../src/store/store.js";
 import { type SimWeb, startSimWeb } from "../../simweb/index.js";
 
-/** ../shared/fixtures/providers/<rel>, resolved beside the repository root as CI lays it out. */
+/** test/fixtures/providers/<rel> (provenance in its README). */
 export function fixtureText(rel: string): string {
-  return readFileSync(new URL(`../../../../shared/fixtures/providers/${rel}`, import.meta.url), "utf8");
+  return readFileSync(new URL(`../../fixtures/providers/${rel}`, import.meta.url), "utf8");
 }
 
 export function fixtureJson(rel: string): unknown {

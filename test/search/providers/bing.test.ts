@@ -56,8 +56,7 @@ describe("parseBing", () => {
 
   it("calls a page without #b_results an unknown page, and li.b_no the only empty", () => {
     expect(parseBing("<html><title>x - Search</title><body></body></html>")).toMatchObject({
-      kind: "blocked",
-      code: "unknown_page",
+      kind: "unrecognised",
     });
     expect(parseBing('<ol id="b_results"><li class="b_no"><h1>There are no results</h1></li></ol>')).toEqual({
       kind: "empty",

@@ -88,5 +88,13 @@ describe("duckduckgo-instant provider (simulated web)", () => {
     expect(await search()).toMatchObject({ status: "rate_limited", retryAfter: 30 });
     web.sim.route("api.duckduckgo.com", "/", { body: "<html>oops</html>" });
     expect(await search()).toMatchObject({ status: "error", code: "bad_response" });
+    for (const body of ["[]", '"x"', "null"]) {
+      web.sim.route("api.duckduckgo.com", "/", { body });
+      expect(await search()).toMatchObject({ status: "error", code: "bad_response" });
+    }
+    for (const status of [500, 503]) {
+      web.sim.route("api.duckduckgo.com", "/", { status, body: "" });
+      expect(await search()).toMatchObject({ status: "error", code: `http_${status}` });
+    }
   });
 });

@@ -2,13 +2,14 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { Deadline } from "../../../src/core/deadline.js";
 import type { ProviderContext, ProviderQuery } from "../../../src/search/provider.js";
 import {
+  DDG_FALLBACK_REGIONS,
   ddgCooldownKey,
   ddgRegionOrder,
   duckduckgo,
   parseDuckDuckGoHtml,
   parseDuckDuckGoLite,
 } from "../../../src/search/providers/duckduckgo.js";
-import { type SimWeb, startSimWeb } from "../../simweb/index.js";
+import { ddgChallenge, type SimWeb, startSimWeb } from "../../simweb/index.js";
 import { simContext } from "./context.js";
 import { fixture } from "./fixtures.js";
 
@@ -95,8 +96,7 @@ describe("parseDuckDuckGoHtml", () => {
       '<div class="no-results">No results.</div></div></div>';
     expect(parseDuckDuckGoHtml(noResults)).toEqual({ kind: "empty" });
     expect(parseDuckDuckGoHtml("<html><title>DuckDuckGo</title><body>hm</body></html>")).toMatchObject({
-      kind: "blocked",
-      code: "unknown_page",
+      kind: "unrecognised",
     });
   });
 });
@@ -376,14 +376,14 @@ describe("duckduckgo provider (simulated web)", () => {
     expect(await ctx.store.get(ddgCooldownKey("wt-wt"))).toBeUndefined();
   });
 
-  it("treats an unrecognised page as a challenge of that region, but not a soft block", async () => {
+  it("tries Lite once after an unrecognised page, without cooling the region; a soft block ends the call", async () => {
     sim.route("html.duckduckgo.com", "/html/", {
       body: "<html><title>DuckDuckGo</title><body>?</body></html>",
     });
     sim.route("lite.duckduckgo.com", "/lite/", page("ddg-lite-results-weather-sf-2026-01.html"));
     const rotated = await duckduckgo.search(q({ query: "weather san francisco" }), ctx, Deadline.after(5000));
     expect(rotated.status).toBe("ok");
-    expect(await ctx.store.get(ddgCooldownKey("wt-wt"))).toBeDefined();
+    expect(await ctx.store.get(ddgCooldownKey("wt-wt"))).toBeUndefined();
 
     sim.reset();
     const fresh = simContext(sim, { ddgRetryDelayMs: 5 });
@@ -406,5 +406,48 @@ describe("duckduckgo provider (simulated web)", () => {
     });
     const outcome = await duckduckgo.search(q(), ctx, Deadline.after(300));
     expect(outcome.status).toBe("timeout");
+  });
+});
+
+describe("duckduckgo layout drift (simulated web)", () => {
+  let sim: SimWeb;
+  let ctx: ReturnType<typeof simContext>;
+  beforeAll(async () => {
+    sim = await startSimWeb();
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+  beforeEach(() => {
+    sim.reset();
+    ctx = simContext(sim, { ddgRetryDelayMs: 5 });
+  });
+  afterEach(async () => {
+    await ctx.net.close();
+  });
+  const q = (): ProviderQuery => ({ query: "weather jakarta", limit: 5 });
+  const drifted = {
+    body: '<html><body><div class="serp-v2"><a href="https://a.example/">A</a></div></body></html>',
+  };
+
+  it("both pages in no known layout: an error naming the unrecognised layout, never empty, no region cooled", async () => {
+    sim.route("html.duckduckgo.com", "/html/", drifted);
+    sim.route("lite.duckduckgo.com", "/lite/", drifted);
+    const outcome = await duckduckgo.search(q(), ctx, Deadline.after(5000));
+    expect(outcome).toMatchObject({ status: "error", code: "unknown_page" });
+    expect(outcome.status === "error" && outcome.message).toMatch(/unrecognised page layout/);
+    expect(sim.requests.map((r) => r.host)).toEqual(["html.duckduckgo.com", "lite.duckduckgo.com"]);
+    for (const region of DDG_FALLBACK_REGIONS)
+      expect(await ctx.store.get(ddgCooldownKey(region))).toBeUndefined();
+  });
+
+  it("a challenge on Lite after a drifted html page is the block, and names both", async () => {
+    sim.route("html.duckduckgo.com", "/html/", drifted);
+    sim.route("lite.duckduckgo.com", "/lite/", ddgChallenge(sim, 202));
+    const outcome = await duckduckgo.search(q(), ctx, Deadline.after(5000));
+    expect(outcome).toMatchObject({ status: "blocked", code: "challenge" });
+    expect(outcome.status === "blocked" && outcome.message).toMatch(
+      /challenged region us-en .*unrecognised page layout in wt-wt/,
+    );
   });
 });

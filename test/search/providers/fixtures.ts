@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 
-/** A recorded provider response from ../shared/fixtures/providers (beside the repository, as in CI). */
+/** A recorded provider response from test/fixtures/providers (provenance in its README). */
 export function fixture(relPath: string): string {
-  return readFileSync(new URL(`../../../../shared/fixtures/providers/${relPath}`, import.meta.url), "utf8");
+  return readFileSync(new URL(`../../fixtures/providers/${relPath}`, import.meta.url), "utf8");
 }

@@ -94,11 +94,23 @@ describe.each(ENGINES)("$provider.name through net", (engine) => {
     expect(await run(engine.provider)).toMatchObject({ status: "rate_limited", retryAfter: 90 });
   });
 
-  it("reports 403 as blocked and an unrecognised page as blocked, never empty", async () => {
+  it("reports 403 as blocked and a page in no known layout as an unrecognised layout, never empty", async () => {
     web.sim.route(engine.host, engine.path, { status: 403, body: "Forbidden" });
     expect(await run(engine.provider)).toMatchObject({ status: "blocked", code: "http_403" });
     web.sim.route(engine.host, engine.path, { body: "<html><body>Something else</body></html>" });
-    expect(await run(engine.provider)).toMatchObject({ status: "blocked", code: "unknown_page" });
+    const drifted = await run(engine.provider);
+    expect(drifted).toMatchObject({ status: "error", code: "unknown_page" });
+    expect(drifted.status === "error" && drifted.message).toMatch(
+      new RegExp(`^${engine.provider.name}: unrecognised page layout \\(`),
+    );
+  });
+
+  it("reports 5xx as an error, even when the body holds a no-results marker", async () => {
+    web.sim.route(engine.host, engine.path, {
+      status: 503,
+      body: '<html><body><ol id="b_results"><li class="b_no">No results</li></ol><div class="no-results"></div></body></html>',
+    });
+    expect(await run(engine.provider)).toMatchObject({ status: "error", code: "http_503" });
   });
 
   it("reports results that ignore the query as a soft block", async () => {

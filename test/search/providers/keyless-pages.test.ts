@@ -36,8 +36,7 @@ describe("parseMojeek", () => {
       reason: "ALTCHA captcha page",
     });
     expect(parseMojeek("<html><title>Mojeek</title><body>maintenance</body></html>")).toMatchObject({
-      kind: "blocked",
-      code: "unknown_page",
+      kind: "unrecognised",
     });
   });
 });

@@ -165,6 +165,48 @@ describe("wikipedia provider (simulated web)", () => {
     expect(outcome.status).toBe("ok");
   });
 
+  it.each([
+    [{ status: 500, body: "<html>oops</html>" }, "error", /HTTP 500/],
+    [{ status: 503, body: "" }, "error", /HTTP 503/],
+    [{ status: 200, body: "<html>not json</html>" }, "error", /not JSON/],
+    [json({ error: { code: "internal_api_error" } }), "error", /unknown shape/],
+  ])(
+    "opensearch and full-text search both failing (%j) is %s, never empty",
+    async (reply, status, message) => {
+      web.sim.route("en.wikipedia.org", "/w/api.php", reply as SimReply);
+      const outcome = await wikipedia.search({ query: "physics", limit: 5 }, web.ctx, Deadline.after(5000));
+      expect(outcome).toMatchObject({ status });
+      expect(outcome.status !== "ok" && outcome.status !== "empty" && outcome.message).toMatch(message);
+      expect(paths()).toEqual(["en.wikipedia.org opensearch", "en.wikipedia.org query"]);
+    },
+  );
+
+  it("a 403 is blocked and a 429 rate limited, without asking full-text search as well", async () => {
+    web.sim.route("en.wikipedia.org", "/w/api.php", { status: 403, body: "Scripted requests refused" });
+    expect(
+      await wikipedia.search({ query: "physics", limit: 5 }, web.ctx, Deadline.after(5000)),
+    ).toMatchObject({ status: "blocked", code: "http_403" });
+    expect(web.sim.requests).toHaveLength(1);
+  });
+
+  it("a summary that fails with 5xx is an error; only its 404 is a miss", async () => {
+    wiki("en", { opensearch: ["Physics"], summaries: { Physics: { status: 502, body: "bad gateway" } } });
+    const outcome = await wikipedia.search({ query: "physics", limit: 5 }, web.ctx, Deadline.after(5000));
+    expect(outcome).toMatchObject({ status: "error", message: "wikipedia answered HTTP 502" });
+  });
+
+  it("a localised wiki failing is not retried on English as if it had missed", async () => {
+    web.sim.route("de.wikipedia.org", "/w/api.php", { status: 500, body: "" });
+    wiki("en", { opensearch: ["Physics"], summaries: { Physics: PHYSICS() } });
+    const outcome = await wikipedia.search(
+      { query: "physik", language: "de", limit: 5 },
+      web.ctx,
+      Deadline.after(5000),
+    );
+    expect(outcome.status).toBe("error");
+    expect(web.sim.requests.every((r) => r.host === "de.wikipedia.org")).toBe(true);
+  });
+
   it("a disambiguation page is not an answer", async () => {
     wiki("en", {
       opensearch: ["Test"],

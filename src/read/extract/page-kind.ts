@@ -1,0 +1,69 @@
+import type { Document, Element } from "./dom.js";
+import { textContent, walkElements } from "./dom.js";
+
+/** What a page says it is, which decides how its content is taken (an article's prose, a listing's items). */
+export type PageKind = "article" | "forum" | "product" | "listing" | "docs" | "unknown";
+
+// Schema.org types (JSON-LD @type, microdata itemtype), most specific first: a product page often also
+// declares a BreadcrumbList, a forum thread a WebPage.
+const SCHEMA_KINDS: [RegExp, PageKind][] = [
+  [/^(?:DiscussionForumPosting|QAPage)$/, "forum"],
+  [/^(?:Product|ProductGroup|IndividualProduct)$/, "product"],
+  [/^(?:CollectionPage|ItemList|SearchResultsPage|OfferCatalog)$/, "listing"],
+  [/^(?:TechArticle|APIReference)$/, "docs"],
+  [/^(?:Article|NewsArticle|BlogPosting|Report|ScholarlyArticle|Recipe|Review|LiveBlogPosting)$/, "article"],
+];
+
+// URL shapes of the kinds, as the big platforms write them.
+const URL_KINDS: [RegExp, PageKind][] = [
+  [
+    /\/(?:t|d|threads?|showthread\.php|viewtopic\.php|questions|discussions?)\/|\/viewtopic\.php|\/showthread\.php/i,
+    "forum",
+  ],
+  [/\/(?:products?|item|itm|dp|p)\/[^/]+|\/product-p?\d|\.product\./i, "product"],
+  [
+    /\/(?:c|category|categories|collections?|tags?|topics?|shop|search|browse|b|list|lists|chart)(?:\/|$|\?)/i,
+    "listing",
+  ],
+  [/\/(?:docs?|documentation|reference|api|manual|guide)\//i, "docs"],
+];
+
+function schemaTypes(doc: Document): string[] {
+  const types: string[] = [];
+  walkElements(doc, (el: Element) => {
+    if (el.name === "script" && el.attribs.type?.toLowerCase() === "application/ld+json") {
+      // Only the declared types are read, with a pattern: a page's JSON-LD is often invalid JSON.
+      for (const m of textContent(el).matchAll(/"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")/g))
+        for (const t of m[1]!.matchAll(/"([^"]+)"/g)) types.push(t[1]!.replace(/^.*[/:]/, ""));
+      return false;
+    }
+    const itemtype = el.attribs.itemtype;
+    if (itemtype) for (const t of itemtype.split(/\s+/)) types.push(t.replace(/^.*\//, ""));
+    if (el.name === "meta" && el.attribs.property === "og:type") types.push(`og:${el.attribs.content ?? ""}`);
+    return true;
+  });
+  return types;
+}
+
+/**
+ * The page's kind from what it says about itself: schema.org types first (the publisher's word), then
+ * Open Graph's product and article types, then the URL's shape. Structure (repeated items, post markup) is
+ * judged where the content is chosen.
+ */
+export function pageKind(doc: Document, url: string): PageKind {
+  const types = schemaTypes(doc);
+  // Several products declared on one page are the items of a listing (a category page's ItemList).
+  if (types.filter((t) => t === "Product").length >= 3) return "listing";
+  for (const [pattern, kind] of SCHEMA_KINDS) if (types.some((t) => pattern.test(t))) return kind;
+  if (types.includes("og:product")) return "product";
+  if (types.includes("og:article")) return "article";
+  let path = "";
+  try {
+    const u = new URL(url);
+    path = u.pathname + u.search;
+  } catch {
+    return "unknown";
+  }
+  for (const [pattern, kind] of URL_KINDS) if (pattern.test(path)) return kind;
+  return "unknown";
+}

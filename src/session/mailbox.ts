@@ -1,0 +1,142 @@
+import type { Failure } from "../core/status.js";
+import { type MailboxStore, type MailItem, MemoryMailboxStore } from "../store/mailbox-store.js";
+import { failedLookup } from "./failed-lookup.js";
+import { keepAsOf } from "./keep-as.js";
+import type { LookupKind } from "./lookup-key.js";
+import type { Landing } from "./session.js";
+
+/** A landed lookup as the mailbox keeps it: `id` orders a conversation's stream (`Last-Event-ID`). */
+export interface Mail {
+  id: string;
+  at: number;
+  landing: Landing;
+}
+
+export interface MailboxOptions {
+  /** Memory (one process) by default; Redis for a fleet. */
+  store?: MailboxStore;
+  /** How often a fleet instance looks for lookups of stopped instances to land as failures (default 1 s). */
+  reapEveryMs?: number;
+  log?: (line: string) => void;
+}
+
+export const instanceLost: Failure = {
+  status: "error",
+  code: "instance_lost",
+  message: "the instance running this lookup stopped before it finished; ask again",
+};
+
+/**
+ * The one place results owed to a conversation live, owned by the session: it posts each lookup that outlived
+ * its turn here, and every surface is a view of it (the HTTP event stream replays and follows it, the library's
+ * `onLanded` hears what this session posts). In a fleet the store is shared: a result lands wherever its
+ * conversation's stream is, and a lookup whose instance stopped lands as a named failure from another.
+ */
+export class Mailbox {
+  readonly store: MailboxStore;
+  private readonly posted = new Set<(landing: Landing) => void>();
+  private readonly reaper?: NodeJS.Timeout;
+  private readonly log: (line: string) => void;
+
+  constructor(options: MailboxOptions = {}) {
+    this.store = options.store ?? new MemoryMailboxStore();
+    this.log = options.log ?? (() => {});
+    if (this.store.shared) {
+      this.reaper = setInterval(() => void this.reap(), options.reapEveryMs ?? 1000);
+      this.reaper.unref();
+    }
+  }
+
+  /** The session was told a turn ended before its lookup did: the conversation is owed it. */
+  owe(
+    landingId: string,
+    conversationId: string,
+    kind: LookupKind,
+    subject: string,
+    deadlineAt: number,
+  ): void {
+    this.store.lease({ id: landingId, conversationId, kind, subject, deadlineAt }).catch(() => {});
+  }
+
+  /** An owed lookup reached its conversation another way (in a later turn) or nobody wants it any more. */
+  release(landingId: string): void {
+    this.store.release(landingId).catch(() => {});
+  }
+
+  /** Keeps an owed lookup's landing for its conversation; resolves once it is stored (false: not delivered). */
+  async post(landing: Landing): Promise<boolean> {
+    const stored = await this.store.append(
+      landing.conversationId,
+      { id: landing.id, at: Date.now(), body: landing },
+      { leased: true },
+    );
+    if (stored) for (const listener of this.posted) callSafely(listener, landing);
+    return stored;
+  }
+
+  /** What this process's session posts (the library's `onLanded`); returns the unsubscribe function. */
+  onPosted(listener: (landing: Landing) => void): () => void {
+    this.posted.add(listener);
+    return () => this.posted.delete(listener);
+  }
+
+  /** Landings after `lastId` (all kept when it is absent or no longer kept). */
+  async after(conversationId: string, lastId?: string): Promise<Mail[]> {
+    return (await this.store.after(conversationId, lastId)).map(toMail);
+  }
+
+  /** Landings no stream has taken yet. */
+  async unhanded(conversationId: string): Promise<Mail[]> {
+    return (await this.store.unhanded(conversationId)).map(toMail);
+  }
+
+  status(): { backend: "memory" | "redis"; degraded: boolean } {
+    return this.store.status();
+  }
+
+  markHanded(conversationId: string, id: string): Promise<void> {
+    return this.store.markHanded(conversationId, id);
+  }
+
+  /** Every landing posted anywhere (the whole fleet with a shared store); `onGap`: re-read, some may be missed. */
+  listen(listener: (mail: Mail) => void, onGap?: () => void): () => void {
+    return this.store.listen((_conversationId, item) => listener(toMail(item)), onGap);
+  }
+
+  async close(): Promise<void> {
+    if (this.reaper) clearInterval(this.reaper);
+    this.posted.clear();
+    await this.store.close();
+  }
+
+  /** Lands the lookups of instances that stopped as `instance_lost`, each once across the fleet. */
+  async reap(): Promise<number> {
+    const orphans = await this.store.claimOrphans();
+    for (const lease of orphans) {
+      const kind = lease.kind as LookupKind;
+      const result = failedLookup(kind, lease.subject, instanceLost);
+      const landing = {
+        id: lease.id,
+        conversationId: lease.conversationId,
+        kind,
+        result,
+        keepAs: keepAsOf(kind, lease.subject, result),
+      } as Landing;
+      await this.store.append(lease.conversationId, { id: lease.id, at: Date.now(), body: landing });
+      this.log(`mailbox: a ${kind} lookup of a stopped instance landed as instance_lost`);
+    }
+    return orphans.length;
+  }
+}
+
+function toMail(item: MailItem): Mail {
+  return { id: item.id, at: item.at, landing: item.body as Landing };
+}
+
+function callSafely(listener: (landing: Landing) => void, landing: Landing): void {
+  // One listener's failure must not keep the others from their landings.
+  try {
+    const heard = listener(landing) as unknown;
+    if (heard instanceof Promise) heard.catch(() => {});
+  } catch {}
+}

@@ -1,0 +1,111 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type McpHttpServer, startMcpHttp } from "../../src/mcp/http.js";
+import type { Websift } from "../../src/websift.js";
+import { ddgResultsPage } from "../ground/answer/ddg-page.js";
+import { ddgChallenge, type SimWeb, startSimWeb } from "../simweb/index.js";
+import { connectInProcess, serveWeb, websiftFor } from "./harness.js";
+
+type Progress = { progress: number; message?: string };
+
+let web: SimWeb;
+let websift: Websift;
+let server: McpHttpServer;
+const clients: Client[] = [];
+beforeAll(async () => {
+  web = await startSimWeb();
+});
+afterAll(async () => {
+  await web.close();
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await server?.close();
+  await websift?.close();
+  web.reset();
+});
+
+const transports = {
+  "in process": async () => connectInProcess({ websift }),
+  "Streamable HTTP": async () => {
+    server = await startMcpHttp({ websift, port: 0 });
+    const client = new Client({ name: "progress-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    return client;
+  },
+};
+
+/** The call's progress notifications, and those that came after its result. */
+async function call(client: Client, name: string, args: Record<string, unknown>) {
+  const seen: Progress[] = [];
+  let answered = false;
+  const late: Progress[] = [];
+  await client.callTool({ name, arguments: args }, undefined, {
+    onprogress: (p) => (answered ? late : seen).push(p),
+  });
+  answered = true;
+  // A round trip on the same session: any notification the server sent before it is in by now.
+  await client.ping();
+  return { seen, late, messages: seen.map((p) => p.message) };
+}
+
+describe.each(Object.entries(transports))("progress notifications (%s)", (_name, connect) => {
+  it("web_search: one per provider attempt, the last one included, with increasing progress", async () => {
+    websift = websiftFor(web);
+    serveWeb(web);
+    web.route("html.duckduckgo.com", "/html/", ddgChallenge(web));
+    web.route("lite.duckduckgo.com", "/lite/", ddgChallenge(web));
+    const client = await connect();
+    clients.push(client);
+    const { seen, late, messages } = await call(client, "web_search", { query: "weather jakarta" });
+    expect(messages).toEqual([
+      "Searching the web for 'weather jakarta'",
+      "duckduckgo: blocked",
+      "bing: error",
+      "mojeek: error",
+      "startpage: error",
+      "brave-web: error",
+      "wikipedia: error",
+    ]);
+    expect(seen.map((p) => p.progress)).toEqual(seen.map((_, i) => i + 1));
+    expect(late).toEqual([]);
+  });
+
+  it("web_answer: each attempt and each page read of the cascade, then the answer, and nothing after", async () => {
+    websift = websiftFor(web);
+    serveWeb(web);
+    // No instant answer, and three results: the top page is broken, the second answers, the third never does
+    // (the cascade stops it once the second is in; its read settles after the answer and must say nothing).
+    web.route("api.duckduckgo.com", "/", {
+      headers: { "content-type": "application/x-javascript" },
+      body: "{}",
+    });
+    const urls = [
+      "https://www.example.com/broken",
+      "https://www.example.com/tides",
+      "https://www.example.com/hang",
+    ];
+    web.route("html.duckduckgo.com", "/html/", {
+      headers: { "content-type": "text/html; charset=utf-8" },
+      body: ddgResultsPage(
+        urls.map((url) => ({ title: "Tide tables", url, snippet: "tide tables harbour" })),
+      ),
+    });
+    web.route("www.example.com", "/broken", { status: 500, body: "oops" });
+    web.route("www.example.com", "/hang", () => new Promise<void>(() => {}));
+    const client = await connect();
+    clients.push(client);
+    const { seen, late, messages } = await call(client, "web_answer", { query: "tide tables harbour" });
+    expect(messages[0]).toBe("🌐 Searching the web for 'tide tables harbour'…");
+    // The instant answer and the search run in parallel: their lines come in either order.
+    expect(messages.slice(1, 3).sort()).toEqual(["duckduckgo-instant: empty (0)", "duckduckgo: ok (3)"]);
+    expect(messages.slice(3)).toEqual([
+      "📄 Read https://www.example.com/broken: error (www.example.com answered HTTP 500)",
+      "📄 Read https://www.example.com/tides: ok",
+      "✅ Answered via duckduckgo.",
+    ]);
+    expect(seen.map((p) => p.progress)).toEqual(seen.map((_, i) => i + 1));
+    expect(late).toEqual([]);
+  });
+});

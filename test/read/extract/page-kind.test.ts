@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { parseHtml } from "../../../src/read/extract/dom.js";
+import { pageKind } from "../../../src/read/extract/page-kind.js";
+
+const page = (head: string, body = "<p>Hello</p>") =>
+  parseHtml(`<!doctype html><html><head>${head}</head><body>${body}</body></html>`);
+const ld = (json: object) => `<script type="application/ld+json">${JSON.stringify(json)}</script>`;
+
+describe("pageKind: what a page says it is", () => {
+  it("reads schema.org types from JSON-LD, most specific first", () => {
+    expect(pageKind(page(ld({ "@type": ["WebPage", "QAPage"] })), "https://example.org/x")).toBe("forum");
+    expect(
+      pageKind(
+        page(ld({ "@graph": [{ "@type": "BreadcrumbList" }, { "@type": "Product" }] })),
+        "https://example.org/x",
+      ),
+    ).toBe("product");
+    expect(pageKind(page(ld({ "@type": "CollectionPage" })), "https://example.org/x")).toBe("listing");
+    expect(pageKind(page(ld({ "@type": "NewsArticle" })), "https://example.org/x")).toBe("article");
+  });
+
+  it("reads microdata item types and a product's Open Graph type", () => {
+    const thread = page(
+      "",
+      '<div itemscope itemtype="http://schema.org/DiscussionForumPosting"><p>Hi</p></div>',
+    );
+    expect(pageKind(thread, "https://example.org/x")).toBe("forum");
+    expect(pageKind(page('<meta property="og:type" content="product">'), "https://example.org/x")).toBe(
+      "product",
+    );
+  });
+
+  it("takes several products declared on one page for a listing's items", () => {
+    const products = ld({
+      "@type": "ItemList",
+      itemListElement: [1, 2, 3].map(() => ({ "@type": "Product" })),
+    });
+    expect(pageKind(page(products), "https://example.org/x")).toBe("listing");
+  });
+
+  it("falls back to the URL's shape, and says unknown when nothing speaks", () => {
+    expect(pageKind(page(""), "https://forum.example.org/t/some-topic/123")).toBe("forum");
+    expect(pageKind(page(""), "https://shop.example.org/collections/shoes")).toBe("listing");
+    expect(pageKind(page(""), "https://example.org/docs/getting-started")).toBe("docs");
+    expect(pageKind(page(""), "https://example.org/about-us")).toBe("unknown");
+    expect(pageKind(page(""), "not a url")).toBe("unknown");
+  });
+
+  it("does not take an FAQ's questions for a Q&A thread", () => {
+    const faq = ld({ "@type": "FAQPage", mainEntity: [{ "@type": "Question" }] });
+    expect(pageKind(page(faq), "https://example.org/help")).toBe("unknown");
+  });
+});

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Mailbox } from "../../src/session/mailbox.js";
+import { createSession, type Landing } from "../../src/session/session.js";
+import { RedisMailboxStore } from "../../src/store/redis-mailbox.js";
+import { RedisServer } from "../store/redis-server.js";
+
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = await RedisServer.start();
+});
+afterAll(async () => {
+  await redis?.kill();
+});
+
+const connected = (store: RedisMailboxStore) =>
+  new Promise<RedisMailboxStore>((resolve) => {
+    const stop = store.listen(
+      () => {},
+      () => {
+        stop();
+        resolve(store);
+      },
+    );
+  });
+const fleetMailbox = async () =>
+  new Mailbox({
+    store: await connected(new RedisMailboxStore({ url: redis.url, log: () => {} })),
+    reapEveryMs: 60_000,
+  });
+
+describe("the session's mailbox", () => {
+  it("holds what a session owes, and the library's onLanded hears it from there", async () => {
+    const mailbox = new Mailbox();
+    const heard: Landing[] = [];
+    let release = () => {};
+    const slow = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const session = createSession(
+      {
+        search: async (query) => {
+          await slow;
+          return { status: "ok", query, results: [], attempted: [], scope: "general" };
+        },
+        read: async () => {
+          throw new Error("not used");
+        },
+        answer: async () => {
+          throw new Error("not used");
+        },
+      },
+      { waitSeconds: 0, mailbox, onLanded: (l) => void heard.push(l) },
+    );
+    const pending = await session.search("c1", "tide tables");
+    expect(pending.status).toBe("pending");
+    const posted = new Promise<Landing>((resolve) => mailbox.onPosted(resolve));
+    release();
+    const landing = await posted;
+    expect(landing).toMatchObject({ id: pending.id, conversationId: "c1", kind: "search" });
+    expect(heard).toEqual([landing]);
+    expect((await mailbox.after("c1")).map((m) => m.landing)).toEqual([landing]);
+    expect(session.mailbox).toBe(mailbox);
+    await session.close();
+    await mailbox.close();
+  });
+
+  it("lands a stopped instance's owed lookup as a named failure of its kind, once", async () => {
+    const owner = await fleetMailbox();
+    const others = [await fleetMailbox(), await fleetMailbox()];
+    try {
+      owner.owe("lost-1", "conv-lost", "read", "https://www.example.com/slow", Date.now() + 20_000);
+      owner.owe("lost-2", "conv-lost", "answer", "tide tables", Date.now() + 20_000);
+      await owner.after("conv-lost"); // the leases are written before this read on the same connection
+      expect(await others[0]?.reap()).toBe(0);
+      await owner.close();
+      const reaped = await Promise.all(others.map((m) => m.reap()));
+      expect(reaped.reduce((a, b) => a + b, 0)).toBe(2);
+      const landed = ((await others[1]?.after("conv-lost"))?.map((m) => m.landing) ?? []).sort((a, b) =>
+        a.id.localeCompare(b.id),
+      );
+      expect(landed.map((l) => l.id)).toEqual(["lost-1", "lost-2"]);
+      expect(landed[0]).toMatchObject({
+        kind: "read",
+        result: { status: "error", url: "https://www.example.com/slow" },
+      });
+      expect(JSON.stringify(landed[0]?.result)).toMatch(/instance_lost|stopped before it finished/);
+      expect(landed[1]).toMatchObject({ kind: "answer", result: { status: "error" } });
+      expect(landed[1]?.keepAs).toMatch(/tide tables/);
+    } finally {
+      await Promise.all(others.map((m) => m.close()));
+    }
+  });
+});
