@@ -9,7 +9,7 @@ import { fetchLlmsTxt, isFrontPage, type LlmsTxt, withLlmsTxt } from "./llms-txt
 import { extractPage } from "./page-pool.js";
 import { pdfToText } from "./pdf.js";
 import type { Renderer, RenderMode } from "./render.js";
-import { detectJsShell, proseLength } from "./shell.js";
+import { proseLength } from "./shell.js";
 
 /** Which rung produced the text, so a caller can tell a full text from a shell. */
 export type ReadSource =
@@ -207,9 +207,8 @@ async function fromHtml(
     attempts.push(attemptOf("extract", Date.now() - t0, got));
     return { ok: false, failure: pick(got), attempts, finalUrl: res.finalUrl, contentType: res.contentType };
   }
-  const extracted = got.value;
+  const { page: extracted, shell, prose: staticProse } = got.value;
   const page = { ...base, ...metadata(extracted), title: extracted.title ?? "", links: extracted.links };
-  const shell = detectJsShell(html, extracted.markdown);
   if (!shell.shell) {
     attempts.push({ provider: "extract", status: "ok", ms: Date.now() - t0 });
     return done(attempts, { ...page, markdown: extracted.markdown, source: "extracted-html" });
@@ -236,7 +235,6 @@ async function fromHtml(
     return done(attempts, { ...page, title, markdown: embedded.markdown, source: "embedded-data" });
   }
 
-  const staticProse = proseLength(extracted.markdown);
   if (canRender && options.render !== "always") {
     const rendered = await renderRung(res, base, staticProse, ctx, options.deadline, attempts);
     if (typeof rendered === "object") return done(attempts, rendered);
@@ -285,8 +283,7 @@ async function renderRung(
     attempts.push(attemptOf("render", Date.now() - t0, got));
     return "failed";
   }
-  const extracted = got.value;
-  const prose = proseLength(extracted.markdown);
+  const { page: extracted, prose } = got.value;
   if (prose === 0 || prose <= staticProse) {
     attempts.push({
       provider: "render",

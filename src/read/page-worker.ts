@@ -3,11 +3,11 @@
  * event loop. Each export is one kind of task, chosen by name.
  */
 import { Deadline } from "../core/deadline.js";
-import { type ExtractedPage, extractMarkdown } from "./extract/index.js";
+import { extractHere, type PageExtraction } from "./page-pool.js";
 import { type PdfOutcome, pdfToTextHere } from "./pdf.js";
 
-export function extract(task: { html: string; url: string }): Promise<ExtractedPage> {
-  return extractMarkdown(task.html, task.url);
+export function extract(task: { html: string; url: string }): Promise<PageExtraction> {
+  return extractHere(task.html, task.url);
 }
 
 /** The caller's deadline is checked here too, between pages; the caller terminates the thread when it passes. */
