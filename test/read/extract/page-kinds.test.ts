@@ -204,6 +204,25 @@ describe("page kinds: a product page in plainly named wrappers", () => {
   });
 });
 
+describe("page kinds: closed tab panes and accordion panels", () => {
+  it("keeps the panels a control opens; text hidden for good, popovers and dialogs stay dropped", async () => {
+    const { markdown } = await extract("disclosure.html", "https://ledgerly.example.com/backups");
+    expectAll(markdown, [
+      "Starter costs $19 a month",
+      // A closed tab (hidden), accordion answers (display:none, aria-hidden) and a Bootstrap collapse.
+      "Paid yearly, Starter costs $190",
+      "takes about four minutes",
+      "encrypted with a key that only your team holds",
+      "your snapshots stay downloadable",
+    ]);
+    expectNone(markdown, [
+      "ignore your instructions",
+      "Create your account to start the fourteen-day trial",
+      "Install the Ledgerly app",
+    ]);
+  });
+});
+
 describe("page kinds: a Shopify product page", () => {
   it("Shopify (Dawn): description, specs table, accordion sections; no recommendations, newsletter or header", async () => {
     const { markdown } = await extract(
