@@ -1,5 +1,6 @@
 import type { AnyNode, Element } from "./dom.js";
 import { collapseWhitespace, findFirst, isTag, removeNodes, textContent, walkElements } from "./dom.js";
+import { HEADINGS } from "./tags.js";
 import type { TextStatsIndex } from "./text-stats.js";
 
 // Sentences that address the reader about the site rather than the subject: appeals to support, subscribe
@@ -149,7 +150,10 @@ const MAX_APPEAL_CHARS = 400;
 
 // Block elements only: an inline element ("the link <span>“Forgot your password?”</span> under the form")
 // is part of a sentence, and one that is a block's whole text is tested as that block.
-const TEXT_BLOCKS = new Set("p div li blockquote section aside h1 h2 h3 h4 h5 h6 dd figcaption".split(" "));
+const TEXT_BLOCKS: ReadonlySet<string> = new Set([
+  ..."p div li blockquote section aside dd figcaption".split(" "),
+  ...HEADINGS,
+]);
 // An inline element that is a whole line of its block (between <br>s) is a block of its own.
 const INLINE = new Set("span strong em b small".split(" "));
 

@@ -10,6 +10,7 @@ import {
   textContent,
   walkElements,
 } from "./dom.js";
+import { HEADINGS, TEXT_BLOCKS } from "./tags.js";
 import type { TextStatsIndex } from "./text-stats.js";
 
 // Headings that open a block of teasers to other pages, in the languages of the benchmark and beyond.
@@ -49,40 +50,9 @@ function isTrailingTeaser(text: string): boolean {
 export const CREDIT_TAIL =
   /(?:^|[\s(|/–—-])(?:fotos?|photos?|bild|bildquelle|kuva|quelle|credits?|crédits?|fuente|źródło|zdjęcie|foto ?credit|image)\s*:\s*[^.!?:]{2,80}\)?$|(?:^|[\s(|–—-])©\s*[^.!?:]{2,80}\)?$|(?:\s+\/\s+[A-Z][A-Z .-]{0,60}){0,4}\s*\(photo credit should read [^()]{2,80}\)$/i;
 
-const LINE_TAGS = new Set([
-  "figcaption",
-  "p",
-  "div",
-  "span",
-  "li",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "strong",
-  "b",
-  "em",
-  "small",
-  "dt",
-  "dd",
-]);
-const BLOCKS = new Set([
-  "p",
-  "div",
-  "ul",
-  "ol",
-  "table",
-  "section",
-  "blockquote",
-  "pre",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
+const LINE_TAGS: ReadonlySet<string> = new Set([
+  ..."figcaption p div span li strong b em small dt dd".split(" "),
+  ...HEADINGS,
 ]);
 
 /**
@@ -96,7 +66,8 @@ export function dropBoilerplateText(roots: Element[], stats: TextStatsIndex): vo
       // Code is verbatim: `print(…)` or `image: nginx` in a listing is not a furniture line.
       if (el.name === "pre" || el.name === "code") return false;
       if (stats.of(el).chars > 200) return true;
-      if (!LINE_TAGS.has(el.name) || el.children.some((c) => isTag(c) && BLOCKS.has(c.name))) return true;
+      if (!LINE_TAGS.has(el.name) || el.children.some((c) => isTag(c) && TEXT_BLOCKS.has(c.name)))
+        return true;
       const text = collapseWhitespace(textContent(el));
       if (!text || text.length > 200) return true;
       if (TEASER_LINE.test(text) || isTrailingTeaser(text)) {

@@ -1,6 +1,7 @@
 import type { AnyNode, Document, Element, ParentNode } from "domhandler";
 import { isTag, isText } from "domhandler";
 import { parseDocument } from "htmlparser2";
+import { HEADINGS } from "./tags.js";
 
 export type { AnyNode, Document, Element, ParentNode };
 export { isTag, isText };
@@ -177,7 +178,7 @@ export function isAncestor(a: Element, el: Element): boolean {
   return false;
 }
 
-export const HEADINGS: ReadonlySet<string> = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+export { HEADINGS };
 
 export function isHeading(el: Element): boolean {
   return HEADINGS.has(el.name);

@@ -30,10 +30,6 @@ export interface ExtractedPage {
   siteName?: string;
 }
 
-// Below this many characters the primary extraction probably lost the article (trafilatura's minimum
-// extracted size is the same order).
-const MIN_PRIMARY_CHARS = 250;
-
 /** HTML → main content → markdown, with the content's links moved out of the prose. */
 export async function extractMarkdown(html: string, url: string): Promise<ExtractedPage> {
   if (/<math[\s>]/i.test(html)) await loadMathConverter();
@@ -46,11 +42,11 @@ export async function extractMarkdown(html: string, url: string): Promise<Extrac
   let best = extract(doc, "strict", declaredTitle, kind);
   // A short primary may mean a name or landmark took the article with it (a "sidebar" layout wrapper, an
   // unclosed <header>); a second pass that trusts no names wins when it finds clearly more.
-  if (best.markdown.length < MIN_PRIMARY_CHARS) {
+  if (best.markdown.length < SETTINGS.minPrimaryChars) {
     const again = parseHtml(html);
     limitDepth(again);
     const loose = extract(again, "loose", declaredTitle, kind);
-    if (loose.markdown.length > best.markdown.length * 2) best = loose;
+    if (loose.markdown.length > best.markdown.length * SETTINGS.looseOverPrimary) best = loose;
   }
   return { ...meta, markdown: best.markdown, links: usefulLinks(best.hrefs, baseUrl, url) };
 }
@@ -104,7 +100,9 @@ function proseRegion(root: Element, prose: (el: Element) => number, chosen: Elem
     const total = prose(region);
     const next = region.children.find(
       (c): c is Element =>
-        isTag(c) && prose(c) >= total * 0.85 && chosen.every((el) => el === c || isAncestor(c, el)),
+        isTag(c) &&
+        prose(c) >= total * SETTINGS.regionProseShare &&
+        chosen.every((el) => el === c || isAncestor(c, el)),
     );
     if (!next) return region;
     region = next;
@@ -118,7 +116,9 @@ function proseRegion(root: Element, prose: (el: Element) => number, chosen: Elem
 function widenToArticle(top: Element, stats: TextStatsIndex): Element {
   for (let a = top.parent; a && isTag(a); a = a.parent) {
     if (a.name !== "article" && a.attribs.itemprop !== "articleBody") continue;
-    const ok = stats.of(a).chars <= stats.of(top).chars * 2 && stats.linkDensity(a) < 0.3;
+    const ok =
+      stats.of(a).chars <= stats.of(top).chars * SETTINGS.articleWidenChars &&
+      stats.linkDensity(a) < SETTINGS.articleWidenMaxLinkDensity;
     return ok ? a : top;
   }
   return top;
@@ -138,7 +138,7 @@ function mainContent(root: Element, kind: PageKind): { roots: Element[]; listing
   const lead = top && leadBefore(picked[0]!, root, stats);
   if (lead) picked = [lead, ...picked];
   const chosen = picked;
-  if (picked.reduce((n, el) => n + prose(el), 0) < prose(root) * 0.6)
+  if (picked.reduce((n, el) => n + prose(el), 0) < prose(root) * SETTINGS.primaryProseShare)
     picked = [proseRegion(root, prose, picked)];
   // A listing's content is its items: on a page that says it is one, the largest run of alike items is kept
   // whole, and it replaces a container beside it that holds less (a category page's intro, a lead story).

@@ -1,5 +1,7 @@
 import type { Element } from "./dom.js";
 import { findFirst, isAncestor, isHeading, isTag, isText, textContent, walkElements } from "./dom.js";
+import { SETTINGS } from "./settings.js";
+import { BLOCK_CHILDREN } from "./tags.js";
 import type { TextStatsIndex } from "./text-stats.js";
 
 // Paragraph-like elements whose text is scored and credited to their ancestors.
@@ -8,29 +10,7 @@ const SCORED = new Set(["p", "pre", "td", "blockquote", "dd"]);
 // comment): its paragraphs are scored and credit the list at half weight, as in Readability, or a long
 // list of teasers outscores the article beside it.
 const TEXT_WRAPPERS = new Set(["div", "section", "article", "span", "font", "center", "main", "li"]);
-const BLOCK_CHILDREN = new Set([
-  "div",
-  "section",
-  "article",
-  "p",
-  "pre",
-  "table",
-  "ul",
-  "ol",
-  "dl",
-  "blockquote",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "form",
-  "main",
-  "figure",
-  "header",
-  "footer",
-]);
+
 const TAG_PRIOR: Record<string, number> = {
   div: 5,
   article: 8,
@@ -69,11 +49,11 @@ export function classWeight(el: Element): number {
   let w = 0;
   for (const name of [el.attribs.class, el.attribs.id]) {
     if (!name) continue;
-    if (NEGATIVE.test(name)) w -= 25;
-    if (POSITIVE.test(name)) w += 25;
+    if (NEGATIVE.test(name)) w -= SETTINGS.nameWeight;
+    if (POSITIVE.test(name)) w += SETTINGS.nameWeight;
   }
-  if (el.attribs.itemprop === "articleBody") w += 50;
-  else if (el.attribs.itemprop === "description") w += 25;
+  if (el.attribs.itemprop === "articleBody") w += SETTINGS.articleBodyWeight;
+  else if (el.attribs.itemprop === "description") w += SETTINGS.descriptionWeight;
   return w;
 }
 
@@ -93,10 +73,11 @@ export function scoreContainers(root: Element, stats: TextStatsIndex): Map<Eleme
   walkElements(root, (el) => {
     if (!isParagraphLike(el)) return true;
     const s = stats.of(el);
-    if (s.chars < 25) return !SCORED.has(el.name);
-    const credit = 1 + s.commas + Math.min(Math.floor(s.chars / 100), 3);
+    if (s.chars < SETTINGS.paragraphMinChars) return !SCORED.has(el.name);
+    const credit =
+      1 + s.commas + Math.min(Math.floor(s.chars / SETTINGS.charsPerPoint), SETTINGS.maxLengthPoints);
     let level = 0;
-    for (let a = el.parent; a && isTag(a) && level < 5; a = a.parent, level++) {
+    for (let a = el.parent; a && isTag(a) && level < SETTINGS.creditLevels; a = a.parent, level++) {
       if (!scores.has(a)) scores.set(a, (TAG_PRIOR[a.name] ?? 0) + classWeight(a));
       const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
       scores.set(a, scores.get(a)! + credit / divider);
@@ -115,12 +96,12 @@ export function topCandidate(root: Element, scores: Map<Element, number>): Eleme
   if (!ranked.length) return undefined;
   let [top, topScore] = ranked[0]!;
   const close = ranked
-    .slice(1, 6)
-    .filter(([, s]) => s >= topScore * 0.75)
+    .slice(1, 1 + SETTINGS.runnersUp)
+    .filter(([, s]) => s >= topScore * SETTINGS.closeScoreShare)
     .map(([el]) => el);
-  if (close.length >= 2) {
+  if (close.length >= SETTINGS.closeRunnersUp) {
     for (let a = top.parent; a && isTag(a) && a !== root; a = a.parent) {
-      if (close.filter((el) => isAncestor(a, el)).length >= 2) {
+      if (close.filter((el) => isAncestor(a, el)).length >= SETTINGS.closeRunnersUp) {
         top = a;
         break;
       }
@@ -132,7 +113,7 @@ export function topCandidate(root: Element, scores: Map<Element, number>): Eleme
   for (let p = top.parent; p && isTag(p) && p !== root; p = p.parent) {
     const ps = scores.get(p);
     if (ps === undefined) continue;
-    if (ps < topScore / 3) break;
+    if (ps < topScore / SETTINGS.ancestorFloorDivisor) break;
     if (ps > last) {
       top = p;
       topScore = ps;
@@ -143,7 +124,7 @@ export function topCandidate(root: Element, scores: Map<Element, number>): Eleme
   // A parent that scores about as well holds more of the same article (intro, lead image, headline).
   for (let p = top.parent; p && isTag(p) && p !== root; p = p.parent) {
     const ps = scores.get(p);
-    if (ps === undefined || ps < topScore * 0.9) break;
+    if (ps === undefined || ps < topScore * SETTINGS.parentScoreShare) break;
     top = p;
     topScore = Math.max(topScore, ps);
   }
@@ -155,7 +136,7 @@ export function withSiblings(top: Element, scores: Map<Element, number>, stats: 
   const parent = top.parent;
   if (!parent || !isTag(parent)) return [top];
   const topScore = scores.get(top) ?? 0;
-  const threshold = Math.max(10, topScore * 0.2);
+  const threshold = Math.max(SETTINGS.siblingMinScore, topScore * SETTINGS.siblingScoreShare);
   // Each child of the parent: the best score of a container inside it.
   const bestInside = new Map<Element, number>();
   for (const [el, score] of scores) {
@@ -176,7 +157,8 @@ export function withSiblings(top: Element, scores: Map<Element, number>, stats: 
     }
     if (beforeTop && headlineFirst) continue;
     let bonus = 0;
-    if (sib.attribs.class && sib.attribs.class === top.attribs.class) bonus += topScore * 0.2;
+    if (sib.attribs.class && sib.attribs.class === top.attribs.class)
+      bonus += topScore * SETTINGS.sameClassBonusShare;
     const score = scores.get(sib);
     if (score !== undefined && score + bonus >= threshold) {
       out.push(sib);
@@ -185,7 +167,10 @@ export function withSiblings(top: Element, scores: Map<Element, number>, stats: 
     // A sibling section whose best block of prose scores nearly as well as the chosen one is another part
     // of the same content (the question beside its answers, a product's description beside its details).
     const inner = bestInside.get(sib) ?? 0;
-    if (inner >= Math.max(10, topScore * 0.6) && stats.linkDensity(sib) < 0.15) {
+    if (
+      inner >= Math.max(SETTINGS.siblingMinScore, topScore * SETTINGS.sectionScoreShare) &&
+      stats.linkDensity(sib) < SETTINGS.sectionMaxLinkDensity
+    ) {
       out.push(sib);
       continue;
     }
@@ -194,9 +179,9 @@ export function withSiblings(top: Element, scores: Map<Element, number>, stats: 
     if (para.name === "p" || isParagraphLike(para)) {
       const s = stats.of(para);
       const density = stats.linkDensity(para);
-      if (s.chars > 80 && density < 0.25) out.push(sib);
-      else if (s.chars > 0 && s.chars <= 80 && density === 0 && /[.!?:。！？]\s*$/.test(textEnd(para)))
-        out.push(sib);
+      const long = s.chars > SETTINGS.siblingParagraphChars;
+      if (long && density < SETTINGS.paragraphMaxLinkDensity) out.push(sib);
+      else if (s.chars > 0 && !long && density === 0 && /[.!?:。！？]\s*$/.test(textEnd(para))) out.push(sib);
     }
   }
   // A heading belongs with the content that follows it. A set: thousands of siblings may be taken.
@@ -227,8 +212,6 @@ function singleBlock(el: Element): Element {
 
 // A lead or standfirst often sits in its own block before the body (a "teaser-text" column, an article
 // header holding the summary), a few levels away from the best container.
-const LEAD_LEVELS = 4;
-const LEAD_MAX_CHARS = 600;
 
 /**
  * The block just before the content, or before one of its nearest ancestors, when it is short, hardly
@@ -236,7 +219,7 @@ const LEAD_MAX_CHARS = 600;
  */
 export function leadBefore(first: Element, root: Element, stats: TextStatsIndex): Element | undefined {
   let at = first;
-  for (let level = 0; level < LEAD_LEVELS && at !== root; level++) {
+  for (let level = 0; level < SETTINGS.leadLevels && at !== root; level++) {
     let prev = at.prev;
     while (prev && (!isTag(prev) || stats.of(prev).chars === 0)) prev = prev.prev;
     // A lead follows its headline: past the headline is the page above the article (a site notice, a banner).
@@ -245,8 +228,8 @@ export function leadBefore(first: Element, root: Element, stats: TextStatsIndex)
     if (
       prev &&
       isTag(prev) &&
-      stats.of(prev).chars <= LEAD_MAX_CHARS &&
-      stats.linkDensity(prev) < 0.2 &&
+      stats.of(prev).chars <= SETTINGS.leadMaxChars &&
+      stats.linkDensity(prev) < SETTINGS.leadMaxLinkDensity &&
       (isLeadParagraph(prev, stats) || findFirst(prev, (el) => isLeadParagraph(el, stats)))
     )
       return prev;
@@ -267,6 +250,8 @@ function isLeadParagraph(el: Element, stats: TextStatsIndex): boolean {
   )
     return false;
   return (
-    stats.of(el).chars >= 80 && stats.linkDensity(el) < 0.1 && /[.!?…"“”»«)]\s*$/.test(textContent(el).trim())
+    stats.of(el).chars >= SETTINGS.leadParagraphMinChars &&
+    stats.linkDensity(el) < SETTINGS.leadParagraphMaxLinkDensity &&
+    /[.!?…"“”»«)]\s*$/.test(textContent(el).trim())
   );
 }

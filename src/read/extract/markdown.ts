@@ -5,57 +5,7 @@ import { findFirst, isInside, isTag, isText } from "./dom.js";
 import { dropInvisible } from "./invisible.js";
 import { mathToLatex } from "./math.js";
 import { renderDataTable } from "./table.js";
-
-const BLOCK_TAGS = new Set([
-  "address",
-  "article",
-  "aside",
-  "blockquote",
-  "body",
-  "center",
-  "dd",
-  "details",
-  "dir",
-  "div",
-  "dl",
-  "dt",
-  "fieldset",
-  "figcaption",
-  "figure",
-  "footer",
-  "form",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "header",
-  "hgroup",
-  "hr",
-  "html",
-  "li",
-  "main",
-  "menu",
-  "nav",
-  "ol",
-  "p",
-  "pre",
-  "section",
-  "summary",
-  "table",
-  "tbody",
-  "thead",
-  "tfoot",
-  "tr",
-  "td",
-  "th",
-  "caption",
-  "ul",
-  "legend",
-  "noscript",
-]);
-const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
+import { HEADING_LEVEL, RENDER_BLOCKS } from "./tags.js";
 
 // Alt text that only names a file or a generic picture says nothing to a reader.
 const USELESS_ALT =
@@ -112,7 +62,7 @@ class MarkdownRenderer {
 
   /** Whether the element must be laid out as blocks (a block tag, or inline markup wrapping blocks). */
   private isBlockish(el: Element): boolean {
-    if (BLOCK_TAGS.has(el.name)) return true;
+    if (RENDER_BLOCKS.has(el.name)) return true;
     let known = this.blockish.get(el);
     if (known === undefined) {
       known = el.children.some((c) => isTag(c) && this.isBlockish(c));
@@ -138,7 +88,7 @@ class MarkdownRenderer {
   }
 
   block(el: Element, out: string[]): void {
-    const level = HEADINGS[el.name];
+    const level = HEADING_LEVEL[el.name];
     if (level) {
       // Permalink markers ("¶", "#") that doc generators append to headings.
       const text = flattenLines(this.inlineChildren(el)).replace(/\s*[¶§#🔗]+$/u, "");

@@ -10,6 +10,7 @@ import {
 } from "./dom.js";
 import { classWeight } from "./main-content.js";
 import { isPrice } from "./price.js";
+import { SETTINGS } from "./settings.js";
 import { isDataTable } from "./table.js";
 import type { TextStatsIndex } from "./text-stats.js";
 
@@ -88,10 +89,14 @@ function looksLikeWidget(
   const weight = classWeight(el);
   // Layout wrappers carry misleading names ("sticky-sidebar" around the article): a block holding
   // much of the prose stays unless it is mostly links.
-  if (stats.of(el).chars > rootChars * 0.3 && stats.linkDensity(el) < 0.5) return false;
+  if (
+    stats.of(el).chars > rootChars * SETTINGS.pruneKeepShare &&
+    stats.linkDensity(el) < SETTINGS.pruneKeepMaxLinkDensity
+  )
+    return false;
   if (weight < 0 && weight + (scores.get(el) ?? 0) < 0) return true;
   const s = stats.of(el);
-  if (s.commas >= 10 || s.codeBlocks > 0) return false;
+  if (s.commas >= SETTINGS.pruneKeepCommas || s.codeBlocks > 0) return false;
   const isList = el.name === "ul" || el.name === "ol" || el.name === "dl";
   const isTable = el.name === "table";
   // An image grid, unless its list items carry sentences (a recipe's steps with a photo each).
@@ -120,8 +125,10 @@ function looksLikeWidget(
   // A list nested in an item that has words of its own is that item's sub-points (a release note's bug links
   // under its feature), not a block of navigation.
   if (isList && isSubList(el, stats)) return false;
-  if (weight < 25 && density > (isList ? 0.8 : 0.33)) return true;
-  if (weight >= 25 && density > 0.6) return true;
+  const named = weight >= SETTINGS.nameWeight;
+  if (!named && density > (isList ? SETTINGS.pruneListLinkDensity : SETTINGS.pruneBlockLinkDensity))
+    return true;
+  if (named && density > SETTINGS.pruneNamedLinkDensity) return true;
   return false;
 }
 

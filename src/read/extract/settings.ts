@@ -4,6 +4,84 @@
  * of each move); change one only with a run of `npx tsx bench/extract-dev.mjs` on both halves.
  */
 export const SETTINGS = {
+  // ── Scoring containers (Readability's algorithm, main-content.ts) ──
+  /** A paragraph shorter than this earns its ancestors nothing (a caption, a button's label). */
+  paragraphMinChars: 25,
+  /** A paragraph earns one point per this many characters, beside one per comma… */
+  charsPerPoint: 100,
+  /** …up to this many length points: a single long block must not outscore many paragraphs. */
+  maxLengthPoints: 3,
+  /** A paragraph credits this many levels of ancestors (parent fully, grandparent half, then 1/(3·level)). */
+  creditLevels: 5,
+  /** Class/id names that speak for or against content (`POSITIVE`/`NEGATIVE`) weigh this much each. */
+  nameWeight: 25,
+  /** schema.org `itemprop="articleBody"`: the publisher's own word for where the article is. */
+  articleBodyWeight: 50,
+  /** schema.org `itemprop="description"` (a product's, an offer's) weighs like a content name. */
+  descriptionWeight: 25,
+
+  // ── Choosing the top container (topCandidate) ──
+  /** Runners-up looked at for a common ancestor. */
+  runnersUp: 5,
+  /** A runner-up scoring this share of the top is part of the same content… */
+  closeScoreShare: 0.75,
+  /** …and this many of them under one ancestor move the choice up to it (Readability's rule). */
+  closeRunnersUp: 2,
+  /** Climbing stops at an ancestor scoring under the top's score divided by this: chrome around the content. */
+  ancestorFloorDivisor: 3,
+  /** A parent scoring at least this share of the top holds more of the same article (intro, headline). */
+  parentScoreShare: 0.9,
+
+  // ── Siblings of the top container (withSiblings) ──
+  /** A sibling scoring this share of the top (and at least `siblingMinScore`) continues the content. */
+  siblingScoreShare: 0.2,
+  siblingMinScore: 10,
+  /** A sibling sharing the top's exact class list earns this share of the top score as a bonus. */
+  sameClassBonusShare: 0.2,
+  /** A sibling section whose best inner container scores this share of the top is another part of it… */
+  sectionScoreShare: 0.6,
+  /** …when under this link density (the question beside its answers, a description beside its details). */
+  sectionMaxLinkDensity: 0.15,
+  /** A lone sibling paragraph longer than this is kept under `paragraphMaxLinkDensity`… */
+  siblingParagraphChars: 80,
+  paragraphMaxLinkDensity: 0.25,
+
+  // ── The lead before the content (leadBefore) ──
+  /** Levels above the content searched for a lead in its own wrapper. */
+  leadLevels: 4,
+  /** A lead is short (a standfirst, not a second article)… */
+  leadMaxChars: 600,
+  /** …hardly linked… */
+  leadMaxLinkDensity: 0.2,
+  /** …and holds a sentence of running prose this long, almost unlinked. */
+  leadParagraphMinChars: 80,
+  leadParagraphMaxLinkDensity: 0.1,
+
+  // ── Primary against fallback (index.ts) ──
+  /** An `<article>` around the top is taken when it holds at most this multiple of its text… */
+  articleWidenChars: 2,
+  /** …under this link density. */
+  articleWidenMaxLinkDensity: 0.3,
+  /** The chosen content must hold this share of the page's unlinked text, or the prose region is taken. */
+  primaryProseShare: 0.6,
+  /** The prose region narrows to a child holding this share of its parent's unlinked text. */
+  regionProseShare: 0.85,
+  /** Below this many characters the primary extraction probably lost the article (trafilatura's order)… */
+  minPrimaryChars: 250,
+  /** …and the names-blind pass wins when it finds this multiple of the primary's text. */
+  looseOverPrimary: 2,
+
+  // ── Pruning inside the content (prune.ts) ──
+  /** A block holding this share of the content's text stays whatever its name, unless mostly links… */
+  pruneKeepShare: 0.3,
+  pruneKeepMaxLinkDensity: 0.5,
+  /** A block with this many commas (sentences) or any code block is content. */
+  pruneKeepCommas: 10,
+  /** Link density above which a block is a link list: a list, any other block, a content-named block. */
+  pruneListLinkDensity: 0.8,
+  pruneBlockLinkDensity: 0.33,
+  pruneNamedLinkDensity: 0.6,
+
   /**
    * A `<noscript>` holding at least this many characters of text is a candidate for the page's
    * server-rendered view (Discourse's crawler view is a whole thread; "enable JavaScript" is a sentence).

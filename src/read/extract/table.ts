@@ -1,20 +1,8 @@
 import type { Element } from "./dom.js";
 import { findFirst, isTag } from "./dom.js";
+import { CELL_STRUCTURE } from "./tags.js";
 
 const SECTION_TAGS = new Set(["thead", "tbody", "tfoot"]);
-const STRUCTURE_IN_CELL = new Set([
-  "table",
-  "ul",
-  "ol",
-  "h1",
-  "h2",
-  "h3",
-  "h4",
-  "h5",
-  "h6",
-  "pre",
-  "blockquote",
-]);
 
 function rowsOf(table: Element): Element[] {
   const rows: Element[] = [];
@@ -39,7 +27,7 @@ function dataGrid(table: Element): { grid: Element[][]; width: number } | undefi
   const width = Math.max(...grid.map((cells) => cells.reduce((n, c) => n + span(c), 0)));
   if (width < 2) return undefined;
   for (const cells of grid)
-    for (const cell of cells) if (findFirst(cell, (el) => STRUCTURE_IN_CELL.has(el.name))) return undefined;
+    for (const cell of cells) if (findFirst(cell, (el) => CELL_STRUCTURE.has(el.name))) return undefined;
   return { grid, width };
 }
 
