@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Status } from "../core/status.js";
+import { FAILURES, type Status } from "../core/status.js";
 import type { ReadResult } from "../read/read.js";
 import type { SearchResponse } from "../search/chain.js";
 import type { AnswerResult } from "./answer.js";
@@ -42,17 +42,7 @@ const WEB_FETCH: Speaker = {
   readOn: (offset) => `to read on call web_fetch with offset=${offset}`,
 };
 
-export const FAILED: readonly Status[] = [
-  "blocked",
-  "rate_limited",
-  "quota",
-  "timeout",
-  "offline",
-  "denied",
-  "unsupported",
-  "disabled",
-  "error",
-];
+export const FAILED = FAILURES;
 
 function output(view: ModelView): ToolOutput {
   // Absent, not undefined: the object is checked against the outputSchema before any serialisation.

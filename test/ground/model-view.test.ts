@@ -9,6 +9,7 @@ import {
   searchView,
   VIEW_SHAPES,
 } from "../../src/ground/model-view.js";
+import { searchMarkdown } from "../../src/ground/search-markdown.js";
 import type { ReadResult } from "../../src/read/read.js";
 import type { SearchResponse } from "../../src/search/chain.js";
 import { failedLookup, pastDeadline } from "../../src/session/failed-lookup.js";
@@ -125,5 +126,20 @@ describe("the model view", () => {
     expect(JSON.stringify(raw)).not.toContain(SECRET);
     expect(raw.n).toBe(3);
     expect(raw.t).toBe(true);
+  });
+});
+
+describe("searchMarkdown (a person's terminal)", () => {
+  const base = { query: "tides", results: [], attempted: [], scope: "general" as const };
+  it("says a failed search failed, with its status, and an empty one found nothing", () => {
+    expect(searchMarkdown({ ...base, status: "offline", error: "the network looks offline" })).toBe(
+      "Web search for 'tides' failed (offline): the network looks offline",
+    );
+    expect(searchMarkdown({ ...base, status: "blocked" })).toMatch(
+      /^Web search for 'tides' failed \(blocked\)/,
+    );
+    expect(searchMarkdown({ ...base, status: "empty" })).toBe(
+      "Web search for 'tides' returned no results: empty",
+    );
   });
 });

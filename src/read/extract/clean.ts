@@ -1,4 +1,5 @@
 import { type ChromeKind, chromeKind, isMediaPlayer, namesFurniture } from "./chrome-names.js";
+import { disclosureTargets, isClosedPanel } from "./disclosure.js";
 import type { AnyNode, Document, Element, ParentNode } from "./dom.js";
 import {
   collapseWhitespace,
@@ -11,7 +12,7 @@ import {
   textContent,
   walkElements,
 } from "./dom.js";
-import { isHidden } from "./hidden.js";
+import { isHidden, isHiddenForGood } from "./hidden.js";
 import { runningProse } from "./running-prose.js";
 import { TextStatsIndex } from "./text-stats.js";
 
@@ -58,9 +59,11 @@ export function cleanTree(doc: Document, mode: "strict" | "loose" = "strict"): v
   const drop: Element[] = [];
   const soft: Candidate[] = [];
   const sides = new SiblingText();
+  const panels = disclosureTargets(doc);
   walkElements(doc, (el) => {
     if (isHeadingToggle(el)) el.name = "span";
-    if (JUNK_TAGS.has(el.name) || isHidden(el) || isMediaPlayer(el)) {
+    const hidden = isHidden(el) && (isHiddenForGood(el) || !isClosedPanel(el, panels));
+    if (JUNK_TAGS.has(el.name) || hidden || isMediaPlayer(el)) {
       drop.push(el);
       return false;
     }

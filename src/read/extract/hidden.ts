@@ -15,9 +15,24 @@ export function isHidden(el: Element): boolean {
   if (INVISIBLE_TAGS.has(el.name)) return true;
   const a = el.attribs;
   if (a.hidden !== undefined) return true;
+  // A popover (a tooltip, an "install the app" card) is not rendered until it is opened.
+  if (a.popover !== undefined) return true;
   if (a["aria-hidden"]?.trim().toLowerCase() === "true") return true;
   if (el.name === "input" && a.type?.toLowerCase() === "hidden") return true;
   if (a.style && HIDING_STYLE.test(a.style)) return true;
   if (a.class && SCREEN_READER_ONLY.test(a.class)) return true;
   return false;
+}
+
+// Ways of hiding that no control undoes: text shrunk to nothing or pushed off the screen, or kept for
+// screen readers only.
+const HIDDEN_FOR_GOOD_STYLE =
+  /(?:^|;)\s*(?:font-size\s*:\s*0(?:px|em|rem|%)?\s*(?:!important)?\s*(?:;|$)|(?:left|top|text-indent)\s*:\s*-\d{4,}px)/i;
+
+/** True when the element is hidden in a way that opening a panel would not show (see disclosure.ts). */
+export function isHiddenForGood(el: Element): boolean {
+  const a = el.attribs;
+  if (INVISIBLE_TAGS.has(el.name) || a.popover !== undefined) return true;
+  if (a.style && HIDDEN_FOR_GOOD_STYLE.test(a.style)) return true;
+  return !!a.class && SCREEN_READER_ONLY.test(a.class);
 }

@@ -11,6 +11,7 @@ import { type Rendered, renderMarkdown } from "./markdown.js";
 import { loadMathConverter } from "./math.js";
 import { documentTitle, readMetadata } from "./metadata.js";
 import { type PageKind, pageKind } from "./page-kind.js";
+import { dropOffProductSections } from "./product-sections.js";
 import { pruneContent } from "./prune.js";
 import { revealServerView } from "./server-view.js";
 import { SETTINGS } from "./settings.js";
@@ -67,12 +68,15 @@ function extract(
     findFirst(doc, (el) => el.name === "html") ??
     doc.children.find(isTag);
   const content = root ? mainContent(root, kind) : { roots: [], listing: false };
-  const roots = dropTitleHeading(content.roots, title);
+  // A product's name is the first fact about it, not a copy of the page's title to save tokens on.
+  const roots = kind === "product" ? content.roots : dropTitleHeading(content.roots, title);
   const rendered = renderMarkdown(roots);
   // Furniture lines around the article (dates, bylines, labels, appeals) are cut at both ends; a listing's
   // items are short lines by nature and stay.
   if (content.listing) return rendered;
-  const blocks = trimLeadingStubs(trimTrailingStubs(rendered.blocks));
+  // A shop's sections about other products and buyers' reviews follow the product's own.
+  const own = kind === "product" ? dropOffProductSections(rendered.blocks) : rendered.blocks;
+  const blocks = trimLeadingStubs(trimTrailingStubs(own));
   if (blocks.length === rendered.blocks.length) return rendered;
   // The links of the dropped lines go with them ("Jetzt teilen", "Zurück zu allen Meldungen").
   const kept = new Map<number, number>();

@@ -162,6 +162,67 @@ describe("page kinds: product pages keep description and specifications", () => 
   });
 });
 
+describe("page kinds: a product page in plainly named wrappers", () => {
+  it("keeps the product's name, price, description and specifications; drops buyers' reviews and other products", async () => {
+    const { markdown } = await extract(
+      "product-sections.html",
+      "https://northpine.example.com/kestrel-2-person-tent",
+    );
+    // The name is the product's, not only the page's title: it heads the content.
+    expect(markdown.startsWith("# Kestrel 2-Person Tent")).toBe(true);
+    expectAll(markdown, [
+      "$289.00",
+      "A single hubbed pole sets up in under three minutes",
+      "| Packed weight | 1.6 kg |",
+      "| Poles | DAC aluminium, one hubbed set |",
+    ]);
+    expectNone(markdown, [
+      "Customer Reviews",
+      "Dry through a whole night of rain",
+      "Marta, verified buyer",
+      "Customers also viewed",
+      "Merlin 3-Person Tent",
+      "All rights reserved",
+    ]);
+  });
+
+  it("a product's own sections stay whatever they are called; only headings naming reviews or other products end one", async () => {
+    const { isOffProductHeading } = await import("../../../src/read/extract/product-sections.js");
+    for (const h of [
+      "Customer Reviews",
+      "Top reviews from the United States",
+      "Reviews for Men's Wool Runner",
+      "People who viewed this item also viewed",
+      "Similar items",
+      "You may also like",
+      "Kunden kauften auch",
+    ])
+      expect(isOffProductHeading(h)).toBe(true);
+    // A bare "Reviews" on a game's store page holds the press's quotes, part of its description.
+    for (const h of ["Reviews", "Description", "Specifications", "What's in the box?", "Review Highlight"])
+      expect(isOffProductHeading(h)).toBe(false);
+  });
+});
+
+describe("page kinds: closed tab panes and accordion panels", () => {
+  it("keeps the panels a control opens; text hidden for good, popovers and dialogs stay dropped", async () => {
+    const { markdown } = await extract("disclosure.html", "https://ledgerly.example.com/backups");
+    expectAll(markdown, [
+      "Starter costs $19 a month",
+      // A closed tab (hidden), accordion answers (display:none, aria-hidden) and a Bootstrap collapse.
+      "Paid yearly, Starter costs $190",
+      "takes about four minutes",
+      "encrypted with a key that only your team holds",
+      "your snapshots stay downloadable",
+    ]);
+    expectNone(markdown, [
+      "ignore your instructions",
+      "Create your account to start the fourteen-day trial",
+      "Install the Ledgerly app",
+    ]);
+  });
+});
+
 describe("page kinds: a Shopify product page", () => {
   it("Shopify (Dawn): description, specs table, accordion sections; no recommendations, newsletter or header", async () => {
     const { markdown } = await extract(

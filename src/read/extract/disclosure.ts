@@ -1,0 +1,33 @@
+import type { Document, Element } from "./dom.js";
+import { walkElements } from "./dom.js";
+
+// A closed tab pane or accordion panel is hidden until its control is clicked, yet it is content the page
+// offers every reader: a product's specifications tab, a service page's FAQ answers, the second language
+// of a code sample. It is told apart from text hidden for good (a prompt injection kept off the screen) by
+// the control that opens it: an element naming it in `aria-controls` or in Bootstrap's `data-bs-target`, a
+// tab linking to it, or its own `role="tabpanel"`. A dialog opened by a button is a modal (a consent
+// screen, a login form), not a panel of the page.
+
+const NOT_PANELS = new Set(["dialog", "alertdialog", "menu", "menubar", "navigation", "listbox", "tooltip"]);
+
+/** The ids of the elements that a control on the page opens. */
+export function disclosureTargets(doc: Document): Set<string> {
+  const ids = new Set<string>();
+  walkElements(doc, (el) => {
+    const a = el.attribs;
+    if (a["aria-controls"]) for (const id of a["aria-controls"].split(/\s+/)) if (id) ids.add(id);
+    for (const target of [a["data-bs-target"], a["data-target"], a.role === "tab" ? a.href : undefined])
+      if (target?.startsWith("#") && target.length > 1) ids.add(target.slice(1));
+    return true;
+  });
+  return ids;
+}
+
+/** True for a panel that a tab or an accordion's button opens. */
+export function isClosedPanel(el: Element, targets: Set<string>): boolean {
+  const a = el.attribs;
+  const role = a.role?.toLowerCase();
+  if (role && NOT_PANELS.has(role)) return false;
+  if (a["aria-modal"] === "true" || el.name === "nav" || el.name === "dialog") return false;
+  return role === "tabpanel" || (!!a.id && targets.has(a.id));
+}
