@@ -1,7 +1,12 @@
 // HTTP service: throughput and p99 latency of `POST /v1/search` under autocannon, on cache hits (one query
 // repeated) and on the simulated web at a fixed latency (a distinct query per request, so every call runs the
-// search chain), for 1 instance vs 2 instances sharing one real redis-server.
+// search chain), for 1 instance vs 3 instances sharing one real redis-server; Redis commands per request,
+// memory per instance and the load generator's own CPU share beside them.
+// `--profile DIR` writes a CPU profile of each instance (node --cpu-prof) there; `--only distinct|hit` and
+// `--instances 1,3` narrow the run.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { register } from "tsx/esm/api";
@@ -12,6 +17,11 @@ const LATENCY_MS = 50;
 const CONNECTIONS = 32;
 const SECONDS = quick ? 3 : 8;
 const ROUNDS = quick ? 1 : 3;
+const argAfter = (flag) =>
+  process.argv.includes(flag) ? process.argv[process.argv.indexOf(flag) + 1] : undefined;
+const PROFILE = argAfter("--profile");
+const ONLY = argAfter("--only");
+const COUNTS = (argAfter("--instances") ?? "1,3").split(",").map(Number);
 // autocannon's connections all come from 127.0.0.1, one client to the server; a fleet behind a load balancer
 // sees many. The per-client cap (4 running + 16 queued by default) would measure the cap, so it is raised here.
 const CAP = { running: 256, waiting: 256 };
@@ -52,17 +62,51 @@ const { RedisServer } = await import("../test/store/redis-server.ts");
 const SELF = fileURLToPath(import.meta.url);
 
 function startInstance(redisUrl) {
-  const child = spawn(process.execPath, [SELF, "--serve", redisUrl], { stdio: ["pipe", "pipe", "inherit"] });
+  const flags = PROFILE ? ["--cpu-prof", "--cpu-prof-dir", PROFILE] : [];
+  const child = spawn(process.execPath, [...flags, SELF, "--serve", redisUrl], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  // Any moment the store or the mailbox stood in for Redis counts as degraded, not only the state at the end.
+  const instance = { child, degradedAtAll: false };
+  child.stderr.on("data", (chunk) => {
+    process.stderr.write(chunk);
+    if (/unavailable/.test(String(chunk))) instance.degradedAtAll = true;
+  });
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout.on("data", (chunk) => {
       out += chunk;
       const at = out.indexOf("\n");
-      if (at >= 0) resolve({ url: JSON.parse(out.slice(0, at)).url, child });
+      if (at >= 0) resolve(Object.assign(instance, { url: JSON.parse(out.slice(0, at)).url }));
     });
     child.once("exit", (code) => reject(new Error(`instance exited (${code})`)));
   });
 }
+/** VmRSS and VmHWM (peak) of a child, in MB. */
+function memoryOf({ child }) {
+  try {
+    const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+    const kb = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+    return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+  } catch {
+    return { rss: 0, peak: 0 };
+  }
+}
+
+/** Commands Redis has run so far (INFO commandstats), to count round trips per request. */
+async function redisCommands(url) {
+  const { Redis } = await import("ioredis");
+  const r = new Redis(url);
+  try {
+    const info = await r.info("commandstats");
+    let calls = 0;
+    for (const m of info.matchAll(/cmdstat_(\w+):calls=(\d+)/g)) if (m[1] !== "info") calls += Number(m[2]);
+    return calls;
+  } finally {
+    r.disconnect();
+  }
+}
+
 async function stopInstance({ child }) {
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.stdin.end();
@@ -84,8 +128,15 @@ function load(url, connections, body) {
 /** The same total connections split over the instances, all load generators running at once; sums and worst p99. */
 async function measure(urls, body) {
   const per = Math.ceil(CONNECTIONS / urls.length);
+  const cpuBefore = process.cpuUsage();
+  const wallBefore = performance.now();
   const results = await Promise.all(urls.map((u) => load(u, per, body)));
+  const cpu = process.cpuUsage(cpuBefore);
+  const wall = performance.now() - wallBefore;
   return {
+    // The load generator's own CPU, as a share of the machine's cores over the run.
+    loadgen: (cpu.user + cpu.system) / 1000 / wall / cpus().length,
+    total: results.reduce((s, r) => s + r.requests.total, 0),
     rps: results.reduce((s, r) => s + r.requests.average, 0),
     p50: Math.max(...results.map((r) => r.latency.p50)),
     p99: Math.max(...results.map((r) => r.latency.p99)),
@@ -96,17 +147,21 @@ async function measure(urls, body) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const SCENARIOS = [
-  { name: "cache hit (same query)", body: () => ({ query: "weather jakarta" }) },
+  { key: "hit", name: "cache hit (same query)", body: () => ({ query: "weather jakarta" }) },
   {
+    key: "distinct",
     name: `simulated web, ${LATENCY_MS} ms latency (distinct queries)`,
     body: () => ({ query: `weather jakarta ${distinct++}` }),
   },
-];
+].filter((s) => !ONLY || s.key === ONLY);
 
 const redis = await RedisServer.start();
 const rows = [];
+// Other work on the machine takes cores from every process here: the figures say under what load they were taken.
+const loads = [];
+const sampleLoad = setInterval(() => loads.push(loadavg()[0]), 2000);
 for (const scenario of SCENARIOS) {
-  for (const count of [1, 2]) {
+  for (const count of COUNTS) {
     const rounds = [];
     for (let round = 0; round < ROUNDS; round++) {
       const instances = await Promise.all(Array.from({ length: count }, () => startInstance(redis.url)));
@@ -118,12 +173,21 @@ for (const scenario of SCENARIOS) {
           headers: { "content-type": "application/json" },
           body: JSON.stringify({ query: "weather jakarta" }),
         });
+      // Degraded counts from here: a slow first connection while the instances start is not the load's doing.
+      for (const i of instances) i.degradedAtAll = false;
+      const commandsBefore = await redisCommands(redis.url);
       const measured = await measure(urls, scenario.body);
+      measured.redisPerRequest =
+        ((await redisCommands(redis.url)) - commandsBefore) / Math.max(1, measured.total);
+      const memory = instances.map(memoryOf);
+      measured.rss = median(memory.map((m) => m.rss));
+      measured.peak = median(memory.map((m) => m.peak));
       // A store that fell back to memory mid-run would flatter the numbers: say so.
       for (const url of urls) {
         const health = await (await fetch(`${url}/v1/health`)).json();
-        if (health.store.degraded) measured.degraded = true;
+        if (health.store.degraded || health.mailbox?.degraded) measured.degraded = true;
       }
+      if (instances.some((i) => i.degradedAtAll)) measured.degraded = true;
       process.stderr.write(
         `serve bench: ${scenario.name}, ${count} instance(s): ${JSON.stringify(measured)}\n`,
       );
@@ -137,6 +201,10 @@ for (const scenario of SCENARIOS) {
       rps: pick("rps"),
       p50: pick("p50"),
       p99: pick("p99"),
+      loadgen: pick("loadgen"),
+      redisPerRequest: pick("redisPerRequest"),
+      rss: pick("rss"),
+      peak: pick("peak"),
       non2xx: rounds.reduce((s, r) => s + r.non2xx, 0),
       errors: rounds.reduce((s, r) => s + r.errors, 0),
       degraded: rounds.some((r) => r.degraded),
@@ -144,32 +212,41 @@ for (const scenario of SCENARIOS) {
   }
 }
 await redis.kill();
+clearInterval(sampleLoad);
+const meanLoad = loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length);
 
 const table = rows
   .map(
     (r) =>
-      `| ${r.scenario} | ${r.count} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.non2xx} | ${r.errors} | ${r.degraded ? "yes" : "no"} |`,
+      `| ${r.scenario} | ${r.count} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.redisPerRequest.toFixed(1)} | ${r.rss.toFixed(0)} / ${r.peak.toFixed(0)} | ${(r.loadgen * 100).toFixed(0)} % | ${r.non2xx} | ${r.errors} | ${r.degraded ? "yes" : "no"} |`,
   )
   .join("\n");
 const ratio = (scenario) => {
-  const [one, two] = rows.filter((r) => r.scenario === scenario);
-  return (two.rps / one.rps).toFixed(2);
+  const [one, more] = rows.filter((r) => r.scenario === scenario);
+  return one && more ? (more.rps / one.rps).toFixed(2) : "–";
 };
 
+const hit = SCENARIOS.find((x) => x.key === "hit")?.name;
+const web = SCENARIOS.find((x) => x.key === "distinct")?.name;
 console.log(`## HTTP service (websift serve)
 
 \`POST /v1/search\` under autocannon, ${CONNECTIONS} connections in total for ${SECONDS} s, median of ${ROUNDS} round(s),
 each instance a \`websift serve\` app in its own process with its own simulated web, all sharing one local
-redis-server (cache, cooldowns, rate limits, landings). With 2 instances the connections are split between them
-and two autocannon runs go at once, one per instance: req/s is their sum, p50 and p99 the worse of the two.
-The per-client cap is raised to ${CAP.running} running + ${CAP.waiting} queued: autocannon is one client (127.0.0.1),
-a fleet behind a load balancer is many. Load generator, instances, simulated web and Redis share this machine's
-cores, so a second instance adds capacity only as far as cores are free.
+redis-server (cache, cooldowns, rate limits, the conversations' mailbox). With several instances the connections
+are split between them and one autocannon run per instance goes at once: req/s is their sum, p50 and p99 the
+worst. The per-client cap is raised to ${CAP.running} running + ${CAP.waiting} queued: autocannon is one client
+(127.0.0.1), a fleet behind a load balancer is many. Load generator, instances, simulated web and Redis share this
+machine's ${cpus().length} cores, so more instances add capacity only as far as cores are free; "load generator" is
+autocannon's own CPU as a share of all cores. Redis commands per request come from INFO commandstats; memory is
+each instance's VmRSS after the run / VmHWM (peak), median over instances. "store degraded" is yes if any
+instance's store or mailbox fell back to memory at any moment of the measured run.
 
-| scenario | instances | req/s | p50 ms | p99 ms | non-2xx | errors | store degraded |
-| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |
+1-minute load average over the run: ${meanLoad.toFixed(1)} on ${cpus().length} cores (1 would be one core kept busy).
+
+| scenario | instances | req/s | p50 ms | p99 ms | Redis cmds / req | MB RSS / peak | load generator | non-2xx | errors | store degraded |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |
 ${table}
 
-2 instances vs 1: ×${ratio(SCENARIOS[0].name)} on cache hits, ×${ratio(SCENARIOS[1].name)} on the simulated web.
+${COUNTS.at(-1)} instances vs 1: ×${hit ? ratio(hit) : "–"} on cache hits, ×${web ? ratio(web) : "–"} on the simulated web.
 `);
 process.exit(0);

@@ -27,4 +27,5 @@ set +e
 npx vitest run --reporter=default --reporter=json --outputFile=.test-results.json
 status=$?
 node scripts/test-summary.mjs .test-results.json || true
+npm run -s test:package || status=1   # the packed package installed into a clean folder, used from there
 exit $status

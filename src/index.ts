@@ -10,6 +10,8 @@ export { STATUSES } from "./core/status.js";
 export type { AnswerOptions, AnswerResult, Route } from "./ground/answer.js";
 export type { Source } from "./ground/envelope.js";
 export { createFence } from "./ground/fence.js";
+export type { ModelView, ToolOutput } from "./ground/model-view.js";
+export { answerView, pageView, searchView } from "./ground/model-view.js";
 export { searchMarkdown } from "./ground/search-markdown.js";
 export type { McpHttpOptions, McpHttpServer } from "./mcp/http.js";
 export { startMcpHttp } from "./mcp/http.js";

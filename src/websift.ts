@@ -150,6 +150,18 @@ export function createWebsift(given?: WebsiftConfig): Websift {
   };
 
   const llm = createLlm({ net, env });
+  /** Every read goes through the extract chain (keyed rungs only when unfrozen or pinned), then the ladder. */
+  const readPage = async (call: string, url: string, given: ReadOptions | undefined): Promise<ReadResult> => {
+    let options: ReadOptions;
+    try {
+      checkArgument(call, "url", URL_ARGUMENT, url);
+      options = checkArgument(call, "options", READ_OPTIONS, given);
+    } catch (err) {
+      return badRead(url, asBadInput(err));
+    }
+    if (!(await enabled())) return disabledRead(url);
+    return fetchBest(url, sized(options), readCtx);
+  };
   const websift: Websift = {
     net,
     store,
@@ -166,28 +178,8 @@ export function createWebsift(given?: WebsiftConfig): Websift {
       if (!(await enabled())) return disabledSearch(query);
       return searchWeb(query, options);
     },
-    async read(url, given) {
-      let options: ReadOptions;
-      try {
-        checkArgument("read", "url", URL_ARGUMENT, url);
-        options = checkArgument("read", "options", READ_OPTIONS, given);
-      } catch (err) {
-        return badRead(url, asBadInput(err));
-      }
-      if (!(await enabled())) return disabledRead(url);
-      return fetchBest(url, sized(options), readCtx);
-    },
-    async fetchBest(url, given) {
-      let options: ReadOptions;
-      try {
-        checkArgument("fetchBest", "url", URL_ARGUMENT, url);
-        options = checkArgument("fetchBest", "options", READ_OPTIONS, given);
-      } catch (err) {
-        return badRead(url, asBadInput(err));
-      }
-      if (!(await enabled())) return disabledRead(url);
-      return fetchBest(url, sized(options), readCtx);
-    },
+    read: (url, given) => readPage("read", url, given),
+    fetchBest: (url, given) => readPage("fetchBest", url, given),
     async answer(query, given) {
       let options: AnswerOptions;
       try {

@@ -139,6 +139,14 @@ export const SETTINGS: readonly SettingSpec[] = [
     about: "port of `websift mcp --http`",
   },
   {
+    key: "mcpWaitSeconds",
+    env: "WEBSIFT_MCP_WAIT_SECONDS",
+    secret: false,
+    schema: z.number().min(0).max(600),
+    about:
+      "seconds an MCP tool call waits for its lookup before answering that it is still running (default 25)",
+  },
+  {
     key: "mcpAllowedHosts",
     env: "WEBSIFT_MCP_ALLOWED_HOSTS",
     secret: false,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Status } from "../core/status.js";
+import { FAILURES, type Status } from "../core/status.js";
 import type { ReadResult } from "../read/read.js";
 import type { SearchResponse } from "../search/chain.js";
 import type { AnswerResult } from "./answer.js";
@@ -31,21 +31,18 @@ export interface ToolOutput {
   isError: boolean;
 }
 
-/** How the model is told to read on from an offset: the tool's call for tools, a command line for the CLI. */
-export type ReadOn = (offset: number) => string;
-const callWebFetch: ReadOn = (offset) => `to read on call web_fetch with offset=${offset}`;
+/** Who speaks and how to read on: the tool and its call for tools, the command and its flag for the CLI. */
+export interface Speaker {
+  /** Names the failure: `web_fetch failed (timeout): …`. */
+  tool: string;
+  readOn(offset: number): string;
+}
+const WEB_FETCH: Speaker = {
+  tool: "web_fetch",
+  readOn: (offset) => `to read on call web_fetch with offset=${offset}`,
+};
 
-export const FAILED: readonly Status[] = [
-  "blocked",
-  "rate_limited",
-  "quota",
-  "timeout",
-  "offline",
-  "denied",
-  "unsupported",
-  "disabled",
-  "error",
-];
+export const FAILED = FAILURES;
 
 function output(view: ModelView): ToolOutput {
   // Absent, not undefined: the object is checked against the outputSchema before any serialisation.
@@ -76,7 +73,7 @@ export function searchView(response: SearchResponse, tool = "web_search"): ToolO
 }
 
 /** web_fetch's view of a page read from `url`: a header of ours (where, which rung, how to read on), then the fence. */
-export function pageView(url: string, page: ReadResult, readOn: ReadOn = callWebFetch): ToolOutput {
+export function pageView(url: string, page: ReadResult, speaker: Speaker = WEB_FETCH): ToolOutput {
   const fields = {
     source: page.source,
     truncated: page.truncated,
@@ -88,12 +85,16 @@ export function pageView(url: string, page: ReadResult, readOn: ReadOn = callWeb
   if (FAILED.includes(page.status))
     return output({
       status: page.status,
-      text: failureLine("web_fetch", page.status, `${url}: ${reason}`),
+      text: failureLine(speaker.tool, page.status, `${url}: ${reason}`),
       ...fields,
     });
   if (!page.markdown)
-    return output({ status: page.status, text: `web_fetch: ${oneLine(url)}: ${oneLine(reason)}`, ...fields });
-  return output({ status: page.status, text: pageText(page, readOn), ...fields });
+    return output({
+      status: page.status,
+      text: `${speaker.tool}: ${oneLine(url)}: ${oneLine(reason)}`,
+      ...fields,
+    });
+  return output({ status: page.status, text: pageText(page, speaker.readOn), ...fields });
 }
 
 /** web_answer's view: the envelope is written for the model in every outcome (fenced, honest failures). */
@@ -115,7 +116,7 @@ export function errorView(text: string): ToolOutput {
   return { ...output({ status: "error", text: oneLine(text, 500) }), isError: true };
 }
 
-function pageText(page: ReadResult, readOn: ReadOn): string {
+function pageText(page: ReadResult, readOn: Speaker["readOn"]): string {
   const facts = [
     page.status !== "ok" ? `status: ${page.status}` : undefined,
     page.source ? `source: ${page.source}` : undefined,

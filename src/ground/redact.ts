@@ -105,11 +105,16 @@ function secretSpan(rule: SecretRule, match: RegExpExecArray): [number, number] 
 /** Earliest first, then the longest, then the more specific rule; overlapping later hits are dropped. */
 function pickHits(hits: Hit[], protectedSpans: [number, number][]): Hit[] {
   hits.sort((a, b) => a.start - b.start || b.end - a.end || a.order - b.order);
+  protectedSpans.sort((a, b) => a[0] - b[0]);
   const kept: Hit[] = [];
   let reached = 0;
+  // Both lists are in text order, so one walk over the protected spans serves every hit.
+  let next = 0;
   for (const hit of hits) {
     if (hit.start < reached) continue;
-    if (protectedSpans.some(([start, end]) => hit.start < end && hit.end > start)) continue;
+    while (next < protectedSpans.length && (protectedSpans[next] as [number, number])[1] <= hit.start) next++;
+    const guarded = protectedSpans[next];
+    if (guarded && guarded[0] < hit.end) continue;
     kept.push(hit);
     reached = hit.end;
   }

@@ -46,6 +46,10 @@ export function searchList(response: SearchResponse): string {
  * says whose words they are. What a model receives is fenced (model-view.ts).
  */
 export function searchMarkdown(response: SearchResponse): string {
-  if (response.status !== "ok") return noResultsLine(response);
-  return `${searchHeader(response, "list")}\n${searchList(response)}`;
+  if (response.results.length || (response.status === "ok" && response.answer))
+    return `${searchHeader(response, "list")}\n${searchList(response)}`;
+  if (response.status === "ok" || response.status === "empty" || response.status === "partial")
+    return noResultsLine(response);
+  // A failure is not "no results": a block or an offline network must never read as an empty web.
+  return `Web search for '${clean(response.query)}' failed (${response.status}): ${clean(response.error ?? response.status)}`;
 }

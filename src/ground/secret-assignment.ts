@@ -15,8 +15,9 @@ import { rule, type SecretRule, shannonEntropy } from "./secret-rule.js";
 const SECRET_WORD = "(?:key|token|secret|passw(?:or)?d|pwd|pass|passphrase|credentials?|creds|auth)";
 // A value quoted three ways, or bare up to a delimiter; the bare run is taken whole (a lookahead capture), so a
 // value that does not end at a delimiter fails at once instead of being retried one character shorter.
-// Groups 1-4 of the whole pattern, so the bare run is backreference 4.
-const VALUE = String.raw`(?:"([^"\s\\]{8,2048})"|'([^'\s\\]{8,2048})'|\x60([^\x60\s\\]{8,2048})\x60|(?=([^\s"'\x60<>;,&(){}[\]\\|]{8,2048}))\4(?=[\s"'\x60<>;,&)}\]|]|\\[nr]|$))`;
+// Groups 1-4 of the whole pattern, so the bare run is backreference 4. A bare value holds no `=` (but its base64
+// padding) and no `:`, so a run of `key=key=…` or `a:b:…` ends each try at once instead of 2048 characters on.
+const VALUE = String.raw`(?:"([^"\s\\]{8,2048})"|'([^'\s\\]{8,2048})'|\x60([^\x60\s\\]{8,2048})\x60|(?=([^\s"'\x60<>;,&(){}[\]\\|=:]{8,2048}={0,3}))\4(?=[\s"'\x60<>;,&)}\]|]|\\[nr]|$))`;
 
 const STRONG_WORDS = new Set([
   "secret",

@@ -15,9 +15,9 @@ export type { SecretRule } from "./secret-rule.js";
  * never match; the generic assignment rule adds an entropy test on top of the name.
  */
 
-/** A bearer value is a token, not the next word of a sentence ("Bearer authentication"). */
+/** A bearer value is a token, not the next word of a sentence ("Bearer authentication", "Bearer Tokens"). */
 function looksLikeToken(value: string): boolean {
-  return /\d/.test(value) || /[-._~+/]/.test(value) || (/[a-z]/.test(value) && /[A-Z]/.test(value));
+  return /\d/.test(value) || /[-._~+/]/.test(value) || /[a-z][A-Z]/.test(value);
 }
 
 /** Basic credentials are base64 of "user:password"; an English word after "Basic" never decodes so. */
@@ -92,7 +92,7 @@ export const SECRET_RULES: SecretRule[] = [
     { group: 1, accept: notReference },
   ),
   // curl-auth-header, generalised to any Authorization value wherever it appears
-  rule("authorization", String.raw`\bBearer\s+([A-Za-z0-9._~+/-]{6,}=*)`, {
+  rule("authorization", String.raw`\bBearer\s+([A-Za-z0-9._~+/-]{5,}[A-Za-z0-9_~+/]=*)`, {
     flags: "gi",
     group: 1,
     accept: looksLikeToken,

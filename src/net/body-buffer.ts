@@ -34,7 +34,7 @@ export class BodyBuffer {
   /** Payload bytes received. */
   size = 0;
   private first: Buffer | undefined;
-  private blocks: Buffer[] = [];
+  private blocks: Buffer[] | undefined;
   private block: Buffer | undefined;
   private used = 0;
   private counted = 0;
@@ -68,7 +68,7 @@ export class BodyBuffer {
     }
     const parts: Buffer[] = [];
     if (this.first) parts.push(this.first);
-    for (const b of this.blocks) parts.push(b);
+    if (this.blocks) for (const b of this.blocks) parts.push(b);
     if (this.block) parts.push(this.block.subarray(0, this.used));
     const bytes = parts.length === 1 ? parts[0] : Buffer.concat(parts, this.size);
     this.clear();
@@ -78,7 +78,7 @@ export class BodyBuffer {
   /** Drops what is held (a failed or discarded body). */
   clear(): void {
     this.first = undefined;
-    this.blocks = [];
+    this.blocks = undefined;
     this.block = undefined;
     this.used = 0;
     bodyMemory.held -= this.counted;
@@ -86,7 +86,10 @@ export class BodyBuffer {
   }
 
   private newBlock(): void {
-    if (this.block) this.blocks.push(this.block);
+    if (this.block) {
+      if (this.blocks) this.blocks.push(this.block);
+      else this.blocks = [this.block];
+    }
     const bytes = Math.min(BLOCK_BYTES, Math.max(MIN_BLOCK_BYTES, this.size));
     this.block = Buffer.allocUnsafe(bytes);
     this.used = 0;

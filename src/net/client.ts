@@ -99,8 +99,8 @@ const DEFAULT_MAX_BYTES = 3 * 1024 * 1024;
 /** For a caller that passed no deadline: nothing may wait forever. */
 const DEFAULT_DEADLINE_MS = 30_000;
 /**
- * Content codings undone per response. Real servers stack two at most (a proxy gzipping an origin's gzip); 2,000
- * stacked gzip layers were each inflated in turn, a thread-pool round trip apiece.
+ * Content codings undone per response. Real servers seldom stack more than two (a proxy gzipping an origin's
+ * gzip); 2,000 stacked gzip layers were each inflated in turn, a thread-pool round trip apiece.
  */
 const MAX_CODINGS = 3;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);

@@ -3,13 +3,13 @@ import type { Attempt, Failure } from "../core/status.js";
 import type { Net, NetResponse } from "../net/client.js";
 import { classifyContent, prettyJson } from "./content-kind.js";
 import { textFromEmbeddedData } from "./embedded-data.js";
-import { extractMarkdown } from "./extract/index.js";
 import { chromiumAvailable } from "./guarded-browser.js";
 import { failureForStatus } from "./http-failure.js";
 import { fetchLlmsTxt, isFrontPage, type LlmsTxt, withLlmsTxt } from "./llms-txt.js";
+import { extractPage } from "./page-pool.js";
 import { pdfToText } from "./pdf.js";
 import type { Renderer, RenderMode } from "./render.js";
-import { detectJsShell, proseLength } from "./shell.js";
+import { proseLength } from "./shell.js";
 
 /** Which rung produced the text, so a caller can tell a full text from a shell. */
 export type ReadSource =
@@ -60,6 +60,7 @@ export interface LadderOptions {
 export const READ_ACCEPT = "text/markdown, text/html;q=0.9, */*;q=0.8";
 const MAX_PAGE_BYTES = 10 * 1024 * 1024;
 const LLMS_TXT_BUDGET_MS = 5000;
+const MAX_PRETTY_JSON_CHARS = 256 * 1024;
 /** Prose a page needs to stand as a (short) page of its own once rendering has shown it is not a shell. */
 const MIN_SHORT_PAGE = 100;
 
@@ -148,7 +149,10 @@ async function fromResponse(
     case "json":
     case "text": {
       const text = res.text();
-      const markdown = content.kind === "json" ? prettyJson(text) : text.trim();
+      // Indenting a large document multiplies its size (and what the page cache holds) for little gain to a
+      // reader who sees one window of it.
+      const pretty = content.kind === "json" && text.length <= MAX_PRETTY_JSON_CHARS;
+      const markdown = pretty ? prettyJson(text) : text.trim();
       return done(attempts, { ...base, title: fileTitle(res.finalUrl), markdown, links: [], source: "text" });
     }
     case "pdf": {
@@ -198,9 +202,13 @@ async function fromHtml(
   }
 
   const t0 = Date.now();
-  const extracted = await extractMarkdown(html, res.finalUrl);
+  const got = await extractPage(html, res.finalUrl, options.deadline);
+  if (!got.ok) {
+    attempts.push(attemptOf("extract", Date.now() - t0, got));
+    return { ok: false, failure: pick(got), attempts, finalUrl: res.finalUrl, contentType: res.contentType };
+  }
+  const { page: extracted, shell, prose: staticProse } = got.value;
   const page = { ...base, ...metadata(extracted), title: extracted.title ?? "", links: extracted.links };
-  const shell = detectJsShell(html, extracted.markdown);
   if (!shell.shell) {
     attempts.push({ provider: "extract", status: "ok", ms: Date.now() - t0 });
     return done(attempts, { ...page, markdown: extracted.markdown, source: "extracted-html" });
@@ -227,7 +235,6 @@ async function fromHtml(
     return done(attempts, { ...page, title, markdown: embedded.markdown, source: "embedded-data" });
   }
 
-  const staticProse = proseLength(extracted.markdown);
   if (canRender && options.render !== "always") {
     const rendered = await renderRung(res, base, staticProse, ctx, options.deadline, attempts);
     if (typeof rendered === "object") return done(attempts, rendered);
@@ -271,8 +278,12 @@ async function renderRung(
     attempts.push(attemptOf("render", Date.now() - t0, rendered));
     return "failed";
   }
-  const extracted = await extractMarkdown(rendered.html, rendered.finalUrl);
-  const prose = proseLength(extracted.markdown);
+  const got = await extractPage(rendered.html, rendered.finalUrl, deadline);
+  if (!got.ok) {
+    attempts.push(attemptOf("render", Date.now() - t0, got));
+    return "failed";
+  }
+  const { page: extracted, prose } = got.value;
   if (prose === 0 || prose <= staticProse) {
     attempts.push({
       provider: "render",

@@ -1,5 +1,7 @@
+import zlib from "node:zlib";
 import type { Deadline } from "../core/deadline.js";
 import type { Failure } from "../core/status.js";
+import { runOnPool } from "./page-pool.js";
 
 export interface PdfText {
   ok: true;
@@ -13,6 +15,8 @@ export interface PdfLimits {
   deadline: Deadline;
   maxPages?: number;
   maxBytes?: number;
+  /** What its compressed streams may inflate to, all together (default MAX_INFLATED_BYTES). */
+  maxInflatedBytes?: number;
 }
 
 // unpdf's bundled pdf.js declarations do not resolve under NodeNext, so the few members used are declared here.
@@ -33,18 +37,20 @@ interface TextItem {
   height?: number;
 }
 
+export type PdfOutcome = PdfText | (Failure & { ok: false });
+
 const DEFAULT_MAX_PAGES = 60;
 const DEFAULT_MAX_BYTES = 20 * 1024 * 1024;
+// What the compressed (Flate) streams pdf.js may need to read text may inflate to, all together: a long report's
+// content streams, fonts and object streams take a few MB; a few KB of zeros inflate to a gigabyte.
+export const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
 
 /**
  * Text of a PDF, page by page, stopping at the page limit or the deadline (what was read by then is kept and
- * labelled). pdf.js parses on this thread, so the deadline is checked between pages, not inside one.
+ * labelled). pdf.js runs on a worker thread of the page pool: its inflating and parsing are long stretches of
+ * work in which it checks no deadline, so the thread is terminated when the deadline passes.
  */
-export async function pdfToText(
-  bytes: Uint8Array,
-  limits: PdfLimits,
-): Promise<PdfText | (Failure & { ok: false })> {
-  const maxPages = limits.maxPages ?? DEFAULT_MAX_PAGES;
+export async function pdfToText(bytes: Uint8Array, limits: PdfLimits): Promise<PdfOutcome> {
   const maxBytes = limits.maxBytes ?? DEFAULT_MAX_BYTES;
   if (bytes.length > maxBytes)
     return {
@@ -53,12 +59,34 @@ export async function pdfToText(
       code: "too_large",
       message: `PDF of ${bytes.length} bytes, over ${maxBytes}`,
     };
+  // pdf.js takes ownership of (and may detach) the buffer it is given, so the thread gets a copy.
+  const copy = new Uint8Array(bytes);
+  const task = {
+    bytes: copy,
+    remainingMs: limits.deadline.remaining(),
+    maxPages: limits.maxPages,
+    maxInflatedBytes: limits.maxInflatedBytes,
+  };
+  const ran = await runOnPool<PdfOutcome>("pdf", task, limits.deadline, "parsing the PDF", [copy.buffer]);
+  return ran.ok ? ran.value : { ...ran, ok: false };
+}
+
+/** pdfToText on this thread (the page pool's worker runs it): bounded in memory, not in time. */
+export async function pdfToTextHere(bytes: Uint8Array, limits: PdfLimits): Promise<PdfOutcome> {
+  const maxPages = limits.maxPages ?? DEFAULT_MAX_PAGES;
+  const maxInflated = limits.maxInflatedBytes ?? MAX_INFLATED_BYTES;
+  if (!flateStreamsWithin(bytes, maxInflated))
+    return {
+      ok: false,
+      status: "unsupported",
+      code: "too_large",
+      message: `PDF whose compressed streams inflate past ${Math.round(maxInflated / 1024)} KB`,
+    };
   let doc: PdfDocument | undefined;
   try {
-    // pdf.js takes ownership of (and may detach) the buffer it is given, so it gets a copy.
     // Loaded on first use: the PDF engine is large and most reads are HTML.
     const { getDocumentProxy } = await import("unpdf");
-    doc = await withinDeadline<PdfDocument>(getDocumentProxy(new Uint8Array(bytes)), limits.deadline);
+    doc = await withinDeadline<PdfDocument>(getDocumentProxy(bytes), limits.deadline);
     const totalPages = doc.numPages;
     const pages: string[] = [];
     for (let n = 1; n <= Math.min(totalPages, maxPages); n++) {
@@ -82,6 +110,43 @@ export async function pdfToText(
     return { ok: false, status: "error", code: "pdf", message: `could not read the PDF: ${reason}` };
   } finally {
     void doc?.destroy().catch(() => {});
+  }
+}
+
+/**
+ * Whether the Flate streams pdf.js may inflate to read text stay within `cap` bytes in all, found by inflating
+ * each one here with zlib's output cap: pdf.js inflates a stream whole, into memory that no heap limit counts
+ * (typed arrays live outside the JS heap). Images are left out: reading text never decodes them. A stream zlib
+ * cannot inflate counts for nothing, since pdf.js stops at the same broken data.
+ */
+export function flateStreamsWithin(bytes: Uint8Array, cap: number): boolean {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let total = 0;
+  for (let at = buf.indexOf("stream"); at !== -1; at = buf.indexOf("stream", at + 6)) {
+    if (at >= 3 && buf.toString("latin1", at - 3, at) === "end") continue;
+    const head = buf.toString("latin1", Math.max(0, at - 2048), at);
+    const dict = head.slice(head.lastIndexOf(" obj") + 1);
+    let start = at + 6;
+    if (buf[start] === 0x0d) start++;
+    if (buf[start] === 0x0a) start++;
+    const end = buf.indexOf("endstream", start);
+    if (end === -1) break;
+    if (/\/(?:FlateDecode|Fl)\b/.test(dict) && !/\/Subtype\s*\/Image\b/.test(dict)) {
+      total += inflatedSize(buf.subarray(start, end), cap - total);
+      if (total > cap) return false;
+    }
+    at = end + 3;
+  }
+  return true;
+}
+
+/** Bytes `data` inflates to, or more than `room` as soon as it passes it. */
+function inflatedSize(data: Buffer, room: number): number {
+  try {
+    return zlib.inflateSync(data, { maxOutputLength: room + 1, finishFlush: zlib.constants.Z_SYNC_FLUSH })
+      .length;
+  } catch (err) {
+    return (err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE" ? room + 1 : 0;
   }
 }
 

@@ -46,8 +46,11 @@ interface Block {
   end: number;
 }
 
-/** Splits at blank lines, never inside a fenced code block. Spans index into `text`. */
-export function splitBlocks(text: string, from = 0): Block[] {
+/**
+ * Splits at blank lines, never inside a fenced code block. Spans index into `text`. With `until`, stops after
+ * the first block that ends past it: a cut needs no more, and a page of a million blocks costs a million spans.
+ */
+export function splitBlocks(text: string, from = 0, until = Number.POSITIVE_INFINITY): Block[] {
   const blocks: Block[] = [];
   let start = -1;
   let fence: string | undefined;
@@ -63,7 +66,11 @@ export function splitBlocks(text: string, from = 0): Block[] {
       fence = fenceMark;
     }
     if (line.trim() === "" && fence === undefined) {
-      if (start !== -1) blocks.push({ start, end: trimEndIndex(text, start, at) });
+      if (start !== -1) {
+        const end = trimEndIndex(text, start, at);
+        blocks.push({ start, end });
+        if (end > until) return blocks;
+      }
       start = -1;
     } else if (start === -1) {
       start = at;
@@ -98,7 +105,7 @@ interface Piece {
 
 /** The longest run of whole blocks from `from` within `budget`, or the cut start of the first block. */
 function takeHead(source: string, from: number, budget: number): Piece {
-  const blocks = splitBlocks(source, from);
+  const blocks = splitBlocks(source, from, from + budget);
   let end = -1;
   for (const block of blocks) {
     if (block.end - from > budget) break;
@@ -118,28 +125,35 @@ function cutBlock(source: string, block: Block, budget: number): Piece {
   const limit = Math.max(0, budget - closer.length);
   const structured = fenced !== undefined || /^\s*(?:[|>*+-]|\d+[.)])\s?/.test(text);
   const [preferred, fallback] = structured ? [lineEnds, sentenceEnds] : [sentenceEnds, lineEnds];
-  const cut =
-    lastBoundaryWithin(preferred(text), limit) ??
-    lastBoundaryWithin(fallback(text), limit) ??
-    wordBoundary(text, limit);
+  const cut = preferred(text, limit) ?? fallback(text, limit) ?? wordBoundary(text, limit);
   const piece = text.slice(0, cut).trimEnd();
   return { text: piece + (piece && closer), end: block.start + cut };
 }
 
-function lastBoundaryWithin(boundaries: number[], limit: number): number | undefined {
-  let best: number | undefined;
-  for (const b of boundaries) if (b <= limit && b > 0) best = b;
-  return best;
-}
-
-function lineEnds(text: string): number[] {
-  return [...text.matchAll(/\n/g)].map((m) => m.index);
+/** The last line end within `limit` (not at the very start). */
+function lineEnds(text: string, limit: number): number | undefined {
+  const at = text.lastIndexOf("\n", limit);
+  return at > 0 ? at : undefined;
 }
 
 const sentences = new Intl.Segmenter(undefined, { granularity: "sentence" });
+// Text segmented beyond the part that can be kept, so that a sentence boundary near the limit is the one the
+// whole text has (sentence rules look ahead past a full stop for what follows it).
+const SEGMENT_MARGIN = 1000;
 
-function sentenceEnds(text: string): number[] {
-  return [...sentences.segment(text)].map((s) => s.index + s.segment.length);
+/**
+ * The last sentence end within `limit`. Only a window around the limit is segmented, lazily: each segment
+ * Intl.Segmenter yields holds its own copy of the input, so segmenting a whole 200 KB log took 900 MB and a
+ * block of a million headings ran the process out of memory.
+ */
+function sentenceEnds(text: string, limit: number): number | undefined {
+  let best: number | undefined;
+  for (const s of sentences.segment(text.slice(0, limit + SEGMENT_MARGIN))) {
+    const end = s.index + s.segment.length;
+    if (end > limit) break;
+    if (end > 0) best = end;
+  }
+  return best;
 }
 
 function wordBoundary(text: string, limit: number): number {
@@ -163,9 +177,20 @@ function takeTail(source: string, after: number, budget: number): { text: string
   const last = blocks.at(-1);
   if (!last) return { text: "", start: source.length };
   const text = source.slice(last.start, last.end);
-  const from = sentenceEnds(text).find((b) => text.length - b <= budget && b < text.length);
+  const from = firstSentenceEndFrom(text, text.length - budget);
   if (from === undefined) return { text: "", start: source.length };
   return { text: text.slice(from).trimStart(), start: last.start + from };
+}
+
+/** The first sentence end at or after `min` and before the text's end, segmenting only the text's tail. */
+function firstSentenceEndFrom(text: string, min: number): number | undefined {
+  const windowStart = Math.max(0, min - SEGMENT_MARGIN);
+  for (const s of sentences.segment(text.slice(windowStart))) {
+    const end = windowStart + s.index + s.segment.length;
+    if (end >= text.length) return undefined;
+    if (end >= min) return end;
+  }
+  return undefined;
 }
 
 function skipSpace(text: string, at: number): number {
@@ -236,25 +261,23 @@ function selectPassages(
 
   const reserve = `\n\n${truncationMarker(markdown.length, markdown.length)}`.length;
   const room = budget - reserve;
-  const pieces = new Map<number, string>();
-  const assemble = () => assemblePieces(pieces, blocks.length);
+  const pieces = new Pieces(blocks.length);
   const textOf = (i: number) => markdown.slice(blocks[i].start, blocks[i].end);
   const tryAdd = (i: number, text = textOf(i)) => {
     if (pieces.has(i)) return true;
-    pieces.set(i, text);
-    if (assemble().length <= room) return true;
-    pieces.delete(i);
-    return false;
+    if (pieces.lengthWith(i, text) > room) return false;
+    pieces.add(i, text);
+    return true;
   };
 
   const leadRoom = Math.floor(room * LEAD_SHARE);
   for (let i = 0; i < blocks.length; i++) {
-    if (assemble().length + textOf(i).length > leadRoom) break;
+    if (pieces.length + textOf(i).length > leadRoom) break;
     tryAdd(i);
   }
-  if (pieces.size === 0) pieces.set(0, cutBlock(markdown, blocks[0], leadRoom).text);
+  if (pieces.size === 0) pieces.add(0, cutBlock(markdown, blocks[0], leadRoom).text);
   // A heading whose section did not fit would announce text that is not there.
-  const leadEnd = Math.max(...pieces.keys());
+  const leadEnd = pieces.last;
   if (leadEnd > 0 && isHeading(textOf(leadEnd))) pieces.delete(leadEnd);
 
   const ranked = scores
@@ -264,7 +287,7 @@ function selectPassages(
   for (const { i } of ranked) {
     const heading = isHeading(textOf(i));
     if (!tryAdd(i)) {
-      const spare = room - assemble().length - ELISION.length - 4;
+      const spare = room - pieces.length - ELISION.length - 4;
       if (spare > 200 && !heading) tryAdd(i, cutBlock(markdown, blocks[i], spare).text);
       continue;
     }
@@ -273,25 +296,113 @@ function selectPassages(
     if (heading && i + 1 < blocks.length) tryAdd(i + 1);
   }
 
-  const body = assemble();
-  const pageChars = [...pieces.values()].reduce((sum, text) => sum + text.length, 0);
-  const reached = blocks[Math.max(...pieces.keys())].end;
-  return { text: `${body}\n\n${truncationMarker(reached, markdown.length)}`, pageChars };
+  const body = pieces.assemble();
+  const reached = blocks[pieces.last].end;
+  return { text: `${body}\n\n${truncationMarker(reached, markdown.length)}`, pageChars: pieces.chars };
+}
+
+/**
+ * The chosen blocks in page order, joined by blank lines with `[…]` where blocks were left out, and the length
+ * of that text kept as blocks come and go: joining the text again for every candidate made choosing passages
+ * on a page of 200,000 paragraphs take 17 s.
+ */
+class Pieces {
+  private readonly texts = new Map<number, string>();
+  /** Chosen block indexes, ascending. */
+  private readonly order: number[] = [];
+  /** Characters of the chosen blocks' texts. */
+  chars = 0;
+  /** Gaps between consecutive chosen blocks, each an elision. */
+  private gaps = 0;
+
+  constructor(private readonly blockCount: number) {}
+
+  get size(): number {
+    return this.order.length;
+  }
+
+  get last(): number {
+    return this.order.at(-1) ?? -1;
+  }
+
+  has(i: number): boolean {
+    return this.texts.has(i);
+  }
+
+  /** Length of the assembled text. */
+  get length(): number {
+    return this.measure(this.order.length, this.chars, this.gaps, this.last);
+  }
+
+  /** Length of the assembled text with block `i` added as `text`. */
+  lengthWith(i: number, text: string): number {
+    const at = this.position(i);
+    return this.measure(
+      this.order.length + 1,
+      this.chars + text.length,
+      this.gaps + this.gapChange(at, i),
+      Math.max(this.last, i),
+    );
+  }
+
+  add(i: number, text: string): void {
+    const at = this.position(i);
+    this.gaps += this.gapChange(at, i);
+    this.order.splice(at, 0, i);
+    this.texts.set(i, text);
+    this.chars += text.length;
+  }
+
+  delete(i: number): void {
+    const text = this.texts.get(i);
+    if (text === undefined) return;
+    const at = this.position(i);
+    this.order.splice(at, 1);
+    this.gaps -= this.gapChange(at, i);
+    this.texts.delete(i);
+    this.chars -= text.length;
+  }
+
+  assemble(): string {
+    const parts: string[] = [];
+    let previous = -1;
+    for (const i of this.order) {
+      if (i > previous + 1 && previous !== -1) parts.push(ELISION);
+      parts.push(this.texts.get(i)!);
+      previous = i;
+    }
+    if (previous < this.blockCount - 1) parts.push(ELISION);
+    return parts.join("\n\n");
+  }
+
+  /** Where `i` goes in (or is in) `order`. */
+  private position(i: number): number {
+    let lo = 0;
+    let hi = this.order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.order[mid]! < i) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** How many gaps `i` adds between its neighbours; `at` is its position in `order` without it. */
+  private gapChange(at: number, i: number): number {
+    const before = at > 0 ? this.order[at - 1] : undefined;
+    const after = at < this.order.length ? this.order[at] : undefined;
+    const gap = (a: number | undefined, b: number | undefined) =>
+      a !== undefined && b !== undefined && b > a + 1 ? 1 : 0;
+    return gap(before, i) + gap(i, after) - gap(before, after);
+  }
+
+  private measure(count: number, chars: number, gaps: number, last: number): number {
+    const trailing = last < this.blockCount - 1 ? 1 : 0;
+    const parts = count + gaps + trailing;
+    return chars + ELISION.length * (gaps + trailing) + 2 * Math.max(0, parts - 1);
+  }
 }
 
 function isHeading(block: string): boolean {
   return /^#{1,6}\s/.test(block);
-}
-
-function assemblePieces(pieces: Map<number, string>, blockCount: number): string {
-  const order = [...pieces.keys()].sort((a, b) => a - b);
-  const parts: string[] = [];
-  let previous = -1;
-  for (const i of order) {
-    if (i > previous + 1 && previous !== -1) parts.push(ELISION);
-    parts.push(pieces.get(i)!);
-    previous = i;
-  }
-  if (previous < blockCount - 1) parts.push(ELISION);
-  return parts.join("\n\n");
 }

@@ -59,15 +59,21 @@ export function summarizeFailures(query: string, steps: readonly RanStep[]): Fai
     return {
       status: "offline",
       code: "offline",
-      error: `no search engine could be reached (${[...providers].join(", ")}): the network looks offline, so web search is unavailable right now`,
+      error: `no search engine could be reached (${[...providers].join(", ")}): the network looks offline, so web search is unavailable right now; do not claim that a search was made`,
     };
   const pick =
     FAILURE_PRIORITY.map((st) => ran.find((s) => s.attempt.status === st)).find(Boolean) ??
     steps.find((s) => s.attempt.status === "skipped");
   if (!pick) return { status: "error", error: "no search provider is available" };
   const { attempt } = pick;
-  // Only skipped providers: every one of them is cooling down after a refusal.
-  const status: Status = attempt.status === "skipped" ? "rate_limited" : attempt.status;
+  // Only skipped providers: each is resting after what it last did (a challenge, a rate limit, a page no parser
+  // knew); a skip recorded without it rests after a refusal.
+  const status: Status =
+    attempt.status !== "skipped"
+      ? attempt.status
+      : pick.outcome && pick.outcome.status !== "ok" && pick.outcome.status !== "empty"
+        ? pick.outcome.status
+        : "rate_limited";
   const main =
     status === "empty"
       ? `no results for "${query}"${attempt.error ? ` (${attempt.error})` : ""}`

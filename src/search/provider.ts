@@ -69,6 +69,11 @@ export interface Provider {
   };
   /** "self": the provider keeps finer-grained cooldowns itself (DuckDuckGo per region); the chain does not suspend it. */
   cooldowns?: "self";
+  /**
+   * A scraped engine's hosts (exact names, or `*.suffix` for one label under it): its requests, their redirects
+   * and their final URLs are held to them, so no other site's page is ever parsed as its results.
+   */
+  hosts?: readonly string[];
   /** Default time budget inside the chain (5 s for APIs, 9 s for scraped engines). */
   budgetMs: number;
   /** True when the provider can run with this environment (key present, URL set, binary found…). */

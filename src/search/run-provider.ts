@@ -30,14 +30,12 @@ export async function runProvider(
     const suspension = await suspendedUntil(ctx.store, name);
     if (suspension) {
       const until = new Date(suspension.until).toISOString();
+      const error = `cooling until ${until} (${suspension.reason})`;
+      const retryAfter = Math.ceil((suspension.until - Date.now()) / 1000);
       return {
-        attempt: {
-          provider: name,
-          status: "skipped",
-          ms: 0,
-          error: `cooling until ${until} (${suspension.reason})`,
-          retryAfter: Math.ceil((suspension.until - Date.now()) / 1000),
-        },
+        attempt: { provider: name, status: "skipped", ms: 0, error, retryAfter },
+        // What the provider last did, so a summary of skipped providers names it rather than guessing.
+        outcome: { status: suspension.status, code: "cooling", message: `${name}: ${error}`, retryAfter },
         hits: [],
       };
     }
@@ -63,6 +61,8 @@ export async function runProvider(
   if (outcome.status === "ok" || outcome.status === "empty") {
     const raw = outcome.status === "ok" ? outcome.hits : [];
     const hits = search.codeDomains ? raw.filter((h) => urlInDomains(h.url, search.codeDomains!)) : raw;
+    // Counted whenever the filter ran, so a thin coding answer shows whether the engine or the filter was thin.
+    const filtered = search.codeDomains ? { domain_filtered_out: raw.length - hits.length } : {};
     if (raw.length > 0 && hits.length === 0) {
       return {
         attempt: {
@@ -71,13 +71,14 @@ export async function runProvider(
           ms,
           count: 0,
           error: `code-domain filter removed all ${raw.length} results`,
+          ...filtered,
         },
         outcome,
         hits,
       };
     }
     return {
-      attempt: { provider: name, status: hits.length ? "ok" : "empty", ms, count: hits.length },
+      attempt: { provider: name, status: hits.length ? "ok" : "empty", ms, count: hits.length, ...filtered },
       outcome,
       hits,
     };

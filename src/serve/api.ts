@@ -22,7 +22,10 @@ export interface ApiDeps {
  * Each answers the model view (render.ts); `?raw=1` asks for the library's shape beside the same text.
  */
 export function registerApi(app: FastifyInstance, ctx: ServeRuntime, deps: ApiDeps): void {
-  app.get("/v1/health", async () => health(ctx));
+  app.get("/v1/health", async (_request, reply) => {
+    const body = await health(ctx);
+    return body.ok ? body : reply.code(503).send(body);
+  });
 
   app.post("/v1/search", async (request, reply) => {
     const parsed = parseSearch(request.body);

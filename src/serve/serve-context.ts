@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import { webAbilityGate } from "../config/abilities.js";
 import { CONFIG_FILE_NAME, loadConfig, type ResolvedConfig } from "../config/load.js";
+import { failedLookup, shuttingDown } from "../session/failed-lookup.js";
+import type { LookupKind } from "../session/lookup-key.js";
 import { Mailbox } from "../session/mailbox.js";
 import { createSession, type Landing, type Session, type SessionOptions } from "../session/session.js";
 import { MemoryMailboxStore } from "../store/mailbox-store.js";
@@ -38,6 +40,14 @@ export interface ServeRuntime extends ServeContext {
   onLanded(listener: (landing: Landing) => void): () => void;
   /** Whether web access is on for the current instance (config, WEBSIFT_ENABLED, the switch in overrides). */
   enabled(): Promise<boolean>;
+  /**
+   * For a process told to stop: new calls answer `shutting_down` at once, calls in flight (direct ones and
+   * conversations' lookups) get up to `graceMs` to finish, then are stopped and answer, or land, as
+   * `shutting_down`. Resolves once every landing is in the mailbox; `close()` follows.
+   */
+  drain(graceMs: number): Promise<void>;
+  /** True from the start of `drain()`: the health route says so, for a load balancer to stop sending. */
+  draining(): boolean;
   close(): Promise<void>;
 }
 
@@ -53,6 +63,12 @@ interface Generation {
 }
 
 const TRACKED = ["search", "read", "fetchBest", "answer", "research"] as const;
+/** The calls a stopping service cuts off at the end of its grace, answering in their kind's shape. */
+const STOPPABLE: Partial<Record<(typeof TRACKED)[number], LookupKind>> = {
+  search: "search",
+  read: "read",
+  answer: "answer",
+};
 
 export function createServeContext(options: ServeContextOptions = {}): ServeRuntime {
   const log = options.log ?? ((line: string) => process.stderr.write(`websift: ${line}\n`));
@@ -76,6 +92,11 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
     reapEveryMs: options.mailbox?.reapEveryMs,
     log,
   });
+  // Aborted when a drain's grace ends: what is still running is told to stop.
+  const stopping = new AbortController();
+  let draining = false;
+  const idle = new Set<() => void>();
+  const generations = new Set<Generation>();
   let current = build(first);
 
   function build(config: ResolvedConfig): Generation {
@@ -92,6 +113,7 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
       log: verbose ? log : undefined,
     });
     const gen: Generation = { config, enabled, raw, view: raw, running: 0, retired: false };
+    generations.add(gen);
     gen.view = trackedView(gen);
     return gen;
   }
@@ -101,14 +123,25 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
     const view = Object.create(gen.raw) as Websift;
     for (const name of TRACKED) {
       const method = gen.raw[name] as (...args: unknown[]) => Promise<unknown>;
+      const kind = STOPPABLE[name];
       Object.defineProperty(view, name, {
         value: async (...args: unknown[]) => {
+          const subject = String(args[0]);
+          if (kind && draining) return failedLookup(kind, subject, shuttingDown);
+          if (kind) {
+            const given = (args[1] ?? {}) as { signal?: AbortSignal };
+            const signal = given.signal ? AbortSignal.any([given.signal, stopping.signal]) : stopping.signal;
+            args[1] = { ...given, signal };
+          }
           gen.running++;
           try {
-            return await method(...args);
+            const result = (await method(...args)) as { status?: string };
+            const cutOff = stopping.signal.aborted && result?.status !== "ok" && result?.status !== "partial";
+            return kind && cutOff ? failedLookup(kind, subject, shuttingDown) : result;
           } finally {
             gen.running--;
             if (gen.retired && gen.running === 0) retire(gen);
+            if (running() === 0) for (const done of idle) done();
           }
         },
       });
@@ -117,11 +150,18 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
     return view;
   }
 
+  function running(): number {
+    let n = 0;
+    for (const gen of generations) n += gen.running;
+    return n;
+  }
+
   function retire(gen: Generation): Promise<void> {
     gen.retired = true;
     if (gen.running > 0) return Promise.resolve();
     // Only the instance's own connections: the headless browser is the process's and serves the next instance
     // too (Websift.close() would shut it under a render in flight); ctx.close() ends it with the last instance.
+    generations.delete(gen);
     gen.closed ??= gen.raw.net.close().catch((err) => log(`serve: closing the old instance: ${String(err)}`));
     return gen.closed;
   }
@@ -174,6 +214,23 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
     async enabled() {
       if (current.config.env.WEBSIFT_ENABLED === "0") return false;
       return current.enabled();
+    },
+    draining: () => draining,
+    async drain(graceMs) {
+      draining = true;
+      const direct = async () => {
+        let timer: NodeJS.Timeout | undefined;
+        if (running() > 0)
+          await new Promise<void>((resolve) => {
+            idle.add(resolve);
+            timer = setTimeout(resolve, graceMs);
+          });
+        clearTimeout(timer);
+        idle.clear();
+        stopping.abort(new Error(shuttingDown.message));
+      };
+      await Promise.all([direct(), session.drain(graceMs)]);
+      // Calls told to stop answer within moments; the HTTP server's close waits for their replies.
     },
     async close() {
       await session.close();

@@ -46,6 +46,12 @@ export const sessionClosed: Failure = {
   message: "the session closed before the lookup finished",
 };
 
+export const shuttingDown: Failure = {
+  status: "error",
+  code: "shutting_down",
+  message: "the service stopped before the lookup finished; ask again",
+};
+
 export const withdrawn: Failure = {
   status: "error",
   code: "withdrawn",

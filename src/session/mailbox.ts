@@ -90,6 +90,10 @@ export class Mailbox {
     return (await this.store.unhanded(conversationId)).map(toMail);
   }
 
+  status(): { backend: "memory" | "redis"; degraded: boolean } {
+    return this.store.status();
+  }
+
   markHanded(conversationId: string, id: string): Promise<void> {
     return this.store.markHanded(conversationId, id);
   }

@@ -23,6 +23,7 @@ import {
   failedLookup,
   pastDeadline,
   sessionClosed,
+  shuttingDown,
   unexpected,
   withdrawn,
 } from "./failed-lookup.js";
@@ -124,6 +125,12 @@ export interface Session {
   pending(conversationId: string): InFlightLookup[];
   /** Recent pages and searches of one conversation, or of the whole session; "" when there are none. */
   liveState(conversationId?: string): string;
+  /**
+   * For a process told to stop: takes no new lookup (each answers `shutting_down` at once), lets those in flight
+   * finish for up to `graceMs`, then stops the rest, which land as `shutting_down` to the conversations owed them.
+   * Resolves once every landing is in the mailbox. Call `close()` after it.
+   */
+  drain(graceMs: number): Promise<void>;
   /** Stops every lookup; resolves once each has landed or been cancelled. */
   close(): Promise<void>;
 }
@@ -132,7 +139,7 @@ export type SessionWebsift = Pick<Websift, "search" | "read" | "answer">;
 
 export type LookupResult = SearchResponse | ReadResult | AnswerResult;
 type Call = (signal: AbortSignal, ms: number) => Promise<LookupResult>;
-type Ended = "call" | "deadline" | "close" | "withdrawn";
+type Ended = "call" | "deadline" | "close" | "withdrawn" | "shutdown";
 
 /** One conversation's claim on a lookup. */
 interface Ticket {
@@ -180,6 +187,8 @@ export function createSession(websift: SessionWebsift, given?: SessionOptions): 
   // Calls aborted at their deadline may still be winding down; close() waits for them too.
   const unsettled = new Set<Promise<unknown>>();
   let closed = false;
+  let draining = false;
+  let idle: (() => void) | undefined;
 
   function ask(
     kind: LookupKind,
@@ -189,8 +198,10 @@ export function createSession(websift: SessionWebsift, given?: SessionOptions): 
     call: Call,
     turn: AbortSignal | undefined,
   ): Promise<InTurn<LookupResult> | PendingLookup> {
-    if (closed)
-      return Promise.resolve(answeredAtOnce(kind, subject, failedLookup(kind, subject, sessionClosed)));
+    if (closed || draining) {
+      const failure = closed ? sessionClosed : shuttingDown;
+      return Promise.resolve(answeredAtOnce(kind, subject, failedLookup(kind, subject, failure)));
+    }
     const key = lookupKey(kind, subject, keyOptions);
     const lookup = inFlight.get(key) ?? begin(key, kind, subject, call);
     let ticket = lookup.tickets.get(conversationId);
@@ -306,6 +317,7 @@ export function createSession(websift: SessionWebsift, given?: SessionOptions): 
     lookup.state = "landed";
     clock.clearTimeout(lookup.deadlineTimer);
     if (inFlight.get(lookup.key) === lookup) inFlight.delete(lookup.key);
+    if (inFlight.size === 0) idle?.();
     // A call cut off at its deadline frees its slot at once: it has been told to stop, and one that ignores the
     // signal must not hold the queue up. Its late answer is dropped.
     if (wasRunning) slots.leave();
@@ -355,6 +367,18 @@ export function createSession(websift: SessionWebsift, given?: SessionOptions): 
     } else {
       memory.rememberSearch(conversationId, lookup.subject, (result as AnswerResult).sources);
     }
+  }
+
+  /** Waits for calls winding down and landings being stored, at most CLOSE_GRACE_MS. */
+  async function settle(): Promise<void> {
+    let grace: unknown;
+    await Promise.race([
+      Promise.allSettled([...unsettled]),
+      new Promise<void>((resolve) => {
+        grace = clock.setTimeout(resolve, CLOSE_GRACE_MS);
+      }),
+    ]);
+    clock.clearTimeout(grace);
   }
 
   function deliver(landing: Landing): void {
@@ -435,18 +459,25 @@ export function createSession(websift: SessionWebsift, given?: SessionOptions): 
         checkArgument("liveState", "conversationId", CONVERSATION_ID, conversationId);
       return memory.render(conversationId);
     },
+    async drain(graceMs) {
+      draining = true;
+      let grace: unknown;
+      if (inFlight.size > 0)
+        await new Promise<void>((resolve) => {
+          idle = resolve;
+          grace = clock.setTimeout(resolve, graceMs);
+        });
+      clock.clearTimeout(grace);
+      idle = undefined;
+      for (const lookup of [...inFlight.values()])
+        land(lookup, failedLookup(lookup.kind, lookup.subject, shuttingDown), "shutdown");
+      await settle();
+    },
     async close() {
       closed = true;
       for (const lookup of [...inFlight.values()])
         land(lookup, failedLookup(lookup.kind, lookup.subject, sessionClosed), "close");
-      let grace: unknown;
-      await Promise.race([
-        Promise.allSettled([...unsettled]),
-        new Promise<void>((resolve) => {
-          grace = clock.setTimeout(resolve, CLOSE_GRACE_MS);
-        }),
-      ]);
-      clock.clearTimeout(grace);
+      await settle();
       stopHearing();
       if (!options.mailbox) await mailbox.close();
     },
@@ -455,7 +486,8 @@ export function createSession(websift: SessionWebsift, given?: SessionOptions): 
 
 function abortReason(ended: Exclude<Ended, "call">): Error {
   if (ended === "deadline") return new DeadlineExceeded();
-  return new Error(ended === "close" ? sessionClosed.message : withdrawn.message);
+  const failure = { close: sessionClosed, withdrawn, shutdown: shuttingDown }[ended];
+  return new Error(failure.message);
 }
 
 function safeKeepAs(kind: LookupKind, subject: string, result: LookupResult): string {

@@ -34,6 +34,8 @@ export const DEFAULT_PER_CONVERSATION = 100;
 export interface MailboxStore {
   /** Shared by a fleet (leases and orphans mean something only then). */
   readonly shared: boolean;
+  /** Degraded: the fleet's store is away, so landings stay on this instance until it is back. */
+  status(): { backend: "memory" | "redis"; degraded: boolean };
   /**
    * Appends an item once (an id already there is not appended again). `leased`: only while this instance still
    * holds the item's lease, so a lookup another instance already landed as lost is not delivered twice.
@@ -64,6 +66,9 @@ interface Box {
 /** One process's mailbox: what `websift serve` without Redis and every library session use. */
 export class MemoryMailboxStore implements MailboxStore {
   readonly shared = false;
+  status() {
+    return { backend: "memory" as const, degraded: false };
+  }
   private readonly boxes = new Map<string, Box>();
   private readonly listeners = new Set<(conversationId: string, item: MailItem) => void>();
   private readonly keepMs: number;

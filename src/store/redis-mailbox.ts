@@ -141,6 +141,11 @@ export class RedisMailboxStore implements MailboxStore {
     this.cmd.once("ready", () => this.beat());
   }
 
+  status() {
+    const up = this.cmd.status === "ready" && this.subscribed && this.outbox.length === 0;
+    return { backend: "redis" as const, degraded: !up };
+  }
+
   async append(conversationId: string, item: MailItem, options: { leased?: boolean } = {}): Promise<boolean> {
     const raw = JSON.stringify(item);
     const mustHold = options.leased === true && this.leasedHere.delete(item.id);

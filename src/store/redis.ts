@@ -1,5 +1,6 @@
 import { Redis } from "ioredis";
 import { BackendHealth, type StoreStatus } from "./fallback.js";
+import { withinResponsiveTime } from "./responsive-timeout.js";
 import { MemoryStore, type Store } from "./store.js";
 
 export interface RedisStoreOptions {
@@ -36,15 +37,19 @@ export class RedisStore implements Store {
   private readonly health: BackendHealth;
   private readonly firstContact: Promise<void>;
   private lastError: string | undefined;
+  private readonly commandTimeoutMs: number;
 
   constructor(options: RedisStoreOptions) {
     this.fallback = options.fallback ?? new MemoryStore();
     this.health = new BackendHealth("redis", options.log);
     const connectTimeout = options.connectTimeoutMs ?? 2000;
+    this.commandTimeoutMs = options.commandTimeoutMs ?? 1000;
     this.redis = new Redis(options.url, {
       keyPrefix: "websift:",
       connectTimeout,
-      commandTimeout: options.commandTimeoutMs ?? 1000,
+      // A search reads its cache entry, the region cooldowns and the suspensions of the engines it may ask,
+      // most of them at once: commands issued in one tick go out in one write and come back in one read.
+      enableAutoPipelining: true,
       // Fail fast while disconnected instead of queueing searches behind a reconnect.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
@@ -127,7 +132,8 @@ export class RedisStore implements Store {
       return fallback();
     }
     try {
-      const result = await op(this.redis);
+      // No fixed command timeout: see withinResponsiveTime.
+      const result = await withinResponsiveTime(op(this.redis), this.commandTimeoutMs, "redis");
       this.health.recover();
       return result;
     } catch (error) {

@@ -1,17 +1,28 @@
+import { tmpdir } from "node:os";
+import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type McpHttpServer, startMcpHttp } from "../../src/mcp/http.js";
 import type { Websift } from "../../src/websift.js";
 import { ddgResultsPage } from "../ground/answer/ddg-page.js";
-import { ddgChallenge, type SimWeb, startSimWeb } from "../simweb/index.js";
+import {
+  ddgChallenge,
+  type SimProxy,
+  type SimWeb,
+  startProxy,
+  startSimWeb,
+  TEST_CA_PATH,
+} from "../simweb/index.js";
 import { connectInProcess, serveWeb, websiftFor } from "./harness.js";
 
 type Progress = { progress: number; message?: string };
 
 let web: SimWeb;
 let websift: Websift;
-let server: McpHttpServer;
+let server: McpHttpServer | undefined;
+let proxy: SimProxy | undefined;
 const clients: Client[] = [];
 beforeAll(async () => {
   web = await startSimWeb();
@@ -22,16 +33,43 @@ afterAll(async () => {
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
   await server?.close();
+  server = undefined;
+  await proxy?.close();
+  proxy = undefined;
   await websift?.close();
   web.reset();
 });
 
+const MAIN = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+
 const transports = {
   "in process": async () => connectInProcess({ websift }),
-  "Streamable HTTP": async () => {
-    server = await startMcpHttp({ websift, port: 0 });
+  // The built server as a client starts it, its requests through a real forward proxy to the simulated web.
+  "stdio (the built CLI)": async () => {
+    proxy = await startProxy(web);
     const client = new Client({ name: "progress-test", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [MAIN, "mcp"],
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: tmpdir(),
+          HTTPS_PROXY: proxy.url,
+          HTTP_PROXY: proxy.url,
+          NODE_EXTRA_CA_CERTS: TEST_CA_PATH,
+          WEBSIFT_STORE: "memory",
+        },
+        stderr: "ignore",
+      }),
+    );
+    return client;
+  },
+  "Streamable HTTP": async () => {
+    const http = await startMcpHttp({ websift, port: 0 });
+    server = http;
+    const client = new Client({ name: "progress-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
     return client;
   },
 };
@@ -66,7 +104,7 @@ describe.each(Object.entries(transports))("progress notifications (%s)", (_name,
       "mojeek: error",
       "startpage: error",
       "brave-web: error",
-      "wikipedia: empty (0)",
+      "wikipedia: error",
     ]);
     expect(seen.map((p) => p.progress)).toEqual(seen.map((_, i) => i + 1));
     expect(late).toEqual([]);

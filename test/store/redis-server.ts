@@ -35,10 +35,20 @@ export class RedisServer {
     });
   }
 
+  /** Stops the server answering while its connections stay open (SIGSTOP), as a hung server does. */
+  pause(): void {
+    this.child?.kill("SIGSTOP");
+  }
+
+  resume(): void {
+    this.child?.kill("SIGCONT");
+  }
+
   async kill(): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null) return;
     const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGCONT");
     child.kill("SIGKILL");
     await exited;
   }

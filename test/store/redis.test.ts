@@ -25,6 +25,53 @@ function connect(
   return store;
 }
 
+/** Holds the event loop, as a saturated instance does: nothing else runs until it returns. */
+function saturate(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {}
+}
+
+describe("RedisStore under load", () => {
+  it("stays shared while its own process is saturated past the command timeout", async () => {
+    const logs: string[] = [];
+    const fallback = new MemoryStore();
+    const store = connect(server.url, (l) => logs.push(l), fallback);
+    const other = connect();
+    await other.set("suspend:fleet-load", { until: 42 }, 60_000);
+    await store.get("warm-up");
+    for (let round = 0; round < 3; round++) {
+      // Commands in flight, then the loop is held for longer than their 500 ms budget.
+      const reads = Array.from({ length: 20 }, () => store.get("suspend:fleet-load"));
+      const booked = store.reserveSlot("rate:fleet-load", 10);
+      // Let them go out (queued work, no I/O phase: no reply can be read before the loop is held).
+      for (let n = 0; n < 10; n++) await new Promise((resolve) => process.nextTick(resolve));
+      saturate(800);
+      expect(await Promise.all(reads)).toEqual(Array.from({ length: 20 }, () => ({ until: 42 })));
+      expect(await booked).toBeGreaterThanOrEqual(0);
+      expect(store.status()).toEqual({ backend: "redis", degraded: false });
+    }
+    expect(logs.filter((l) => /unavailable/.test(l))).toEqual([]);
+    // Nothing was answered from the local stand-in: every read was the fleet's.
+    expect(await fallback.get("suspend:fleet-load")).toBeUndefined();
+  });
+
+  it("still calls a server that stops answering unavailable, and answers from the fallback", async () => {
+    const hung = await RedisServer.start();
+    const logs: string[] = [];
+    const store = connect(hung.url, (l) => logs.push(l));
+    try {
+      await store.set("k", 1, 60_000);
+      hung.pause();
+      expect(await store.get("k")).toBeUndefined();
+      expect(store.status()).toMatchObject({ backend: "redis", degraded: true });
+      expect(logs.some((l) => /unavailable \(redis did not answer within 500 ms\)/.test(l))).toBe(true);
+    } finally {
+      hung.resume();
+      await hung.kill();
+    }
+  });
+});
+
 describe("RedisStore", () => {
   it("keeps keys under websift: with a PX expiry", async () => {
     const store = connect();

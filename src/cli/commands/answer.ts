@@ -1,4 +1,7 @@
 import type { Command } from "commander";
+import { answerView, redactedRaw } from "../../ground/model-view.js";
+import { redactSecrets } from "../../ground/redact.js";
+import { outputMode } from "../output.js";
 import { EXIT, oneOf, printJson, progressSink, websiftFromEnv } from "../runtime.js";
 
 export function registerAnswer(program: Command): void {
@@ -13,7 +16,11 @@ export function registerAnswer(program: Command): void {
       oneOf("--route", ["browser", "gemini-cli", "gemini-api"] as const),
     )
     .option("--sources-apart", "keep URLs out of the text; sources are listed separately")
-    .option("--json", "print { status, envelope, sources, attempts, provider } as JSON")
+    .option("--json", "print { status, text, provider } as JSON (text: the fenced envelope)")
+    .option(
+      "--raw",
+      "with --json: { status, envelope, sources, attempts, provider }; else also list the sources",
+    )
     .option("--progress", "print progress lines to stderr even when not on a terminal")
     .option("--verbose", "log provider steps to stderr")
     .addHelpText(
@@ -33,13 +40,18 @@ Examples:
           mode: opts.sourcesApart ? "sources" : "text",
           onProgress: progressSink(!!opts.progress),
         });
-        if (opts.json) printJson(result);
+        const mode = outputMode(opts);
+        if (mode === "json-raw") printJson(redactedRaw(result));
+        else if (mode === "json") printJson(answerView(result).structured);
         else {
           process.stdout.write(`${result.envelope}\n`);
-          if (opts.sourcesApart && result.sources.length)
-            process.stdout.write(
-              `\nSources:\n${result.sources.map((s, i) => `${i + 1}. ${s.title} — ${s.url}`).join("\n")}\n`,
+          // Sources kept apart are for a person to see: their titles are strangers' words, outside any fence.
+          if (mode === "plain" && opts.sourcesApart && result.sources.length) {
+            const lines = result.sources.map(
+              (s, i) => `${i + 1}. ${s.title.replace(/\s+/g, " ")} — ${s.url}`,
             );
+            process.stdout.write(redactSecrets(`\nSources:\n${lines.join("\n")}\n`).text);
+          }
         }
         process.exitCode =
           result.status === "ok"

@@ -1,4 +1,7 @@
 import type { Command } from "commander";
+import { pageView, redactedRaw } from "../../ground/model-view.js";
+import { redactSecrets } from "../../ground/redact.js";
+import { outputMode, RAW_HELP } from "../output.js";
 import { EXIT, oneOf, parseIntOption, printJson, websiftFromEnv } from "../runtime.js";
 
 export function registerFetch(program: Command): void {
@@ -23,7 +26,11 @@ export function registerFetch(program: Command): void {
       "auto, never or always (headless Chromium)",
       oneOf("--render", ["auto", "never", "always"] as const),
     )
-    .option("--json", "print the whole page shape as JSON")
+    .option(
+      "--json",
+      "print { status, text, source, truncated, totalChars, nextOffset? } as JSON (the fenced model view)",
+    )
+    .option("--raw", RAW_HELP)
     .option("--verbose", "log steps to stderr")
     .addHelpText(
       "after",
@@ -43,14 +50,25 @@ Examples:
           offset: opts.offset,
           render: opts.render,
         });
-        if (opts.json) printJson(page);
-        else if (page.status === "ok") {
+        const badInput = page.error?.code === "blocked_url" && /scheme|not a valid/.test(page.error.message);
+        const view = pageView(url, page, {
+          tool: "websift fetch",
+          readOn: (offset) => `to read on run websift fetch with --offset ${offset}`,
+        });
+        const mode = outputMode(opts);
+        if (mode === "json-raw") printJson(redactedRaw(page));
+        else if (mode === "json") printJson(view.structured);
+        else if (mode === "model" && !badInput) process.stdout.write(`${view.text}\n`);
+        else if (mode === "plain" && page.status === "ok") {
           const head = page.title ? `# ${page.title}\n\n` : "";
-          process.stdout.write(`${head}${page.markdown}\n`);
-          if (page.cached) process.stderr.write("(served from the page cache)\n");
-        } else
-          process.stderr.write(`websift: could not read ${url}: ${page.error?.message ?? page.status}\n`);
-        if (page.error?.code === "blocked_url" && /scheme|not a valid/.test(page.error.message)) {
+          process.stdout.write(`${redactSecrets(`${head}${page.markdown}`).text}\n`);
+        }
+        if (page.cached && !opts.json) process.stderr.write("(served from the page cache)\n");
+        if (page.status !== "ok" && !opts.json)
+          process.stderr.write(
+            redactSecrets(`websift: could not read ${url}: ${page.error?.message ?? page.status}\n`).text,
+          );
+        if (badInput) {
           process.exitCode = EXIT.badInput;
           return;
         }

@@ -73,6 +73,7 @@ Examples:
         log,
         timeoutMs: timeout ? timeout * 1000 : undefined,
         deadlineSeconds: timeout,
+        waitSeconds: setting("mcpWaitSeconds") as number | undefined,
       };
       if (!opts.http) {
         await serveMcpStdio(serverOptions);

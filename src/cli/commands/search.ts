@@ -1,4 +1,7 @@
 import type { Command } from "commander";
+import { redactedRaw, searchView } from "../../ground/model-view.js";
+import { searchMarkdown } from "../../ground/search-markdown.js";
+import { outputMode, RAW_HELP } from "../output.js";
 import { EXIT, InputError, oneOf, parseIntOption, printJson, websiftFromEnv } from "../runtime.js";
 
 export function registerSearch(program: Command): void {
@@ -27,7 +30,8 @@ export function registerSearch(program: Command): void {
       "off, moderate or strict",
       oneOf("--safesearch", ["off", "moderate", "strict"] as const),
     )
-    .option("--json", "print the full result as JSON")
+    .option("--json", "print { status, text, provider, count } as JSON (the fenced model view)")
+    .option("--raw", RAW_HELP)
     .option("--verbose", "log provider steps to stderr")
     .addHelpText(
       "after",
@@ -51,13 +55,13 @@ Examples:
           safesearch: opts.safesearch,
         });
         if (response.code === "bad_input") throw new InputError(response.error ?? "bad input");
-        if (opts.json) printJson(response);
-        else {
-          const { searchMarkdown } = await import("../../ground/search-markdown.js");
-          process.stdout.write(`${searchMarkdown(response)}\n`);
-        }
+        const mode = outputMode(opts);
+        if (mode === "json-raw") printJson(redactedRaw(response));
+        else if (mode === "json") printJson(searchView(response, "websift search").structured);
+        else if (mode === "model") process.stdout.write(`${searchView(response, "websift search").text}\n`);
+        else process.stdout.write(`${searchMarkdown(response)}\n`);
         if (response.status !== "ok" && !opts.json)
-          process.stderr.write(describeAttempts(response.attempted));
+          process.stderr.write(redactedRaw(describeAttempts(response.attempted)));
         process.exitCode = response.status === "ok" ? EXIT.ok : EXIT.failure;
       } finally {
         await websift.close();

@@ -26,6 +26,11 @@ export function registerServe(program: Command): void {
       [] as string[],
     )
     .option("--trust-proxy", "per-client caps by X-Forwarded-For (only behind a proxy that sets it)")
+    .option(
+      "--grace <seconds>",
+      "on SIGTERM/SIGINT, how long calls in flight may finish before they are stopped (default 8)",
+      parseIntOption("--grace", 0, 600),
+    )
     .option("--json", "print the listening address as JSON")
     .addHelpText(
       "after",
@@ -92,7 +97,9 @@ Examples:
       const stop = async () => {
         if (stopping) return;
         stopping = true;
-        log("stopping");
+        const grace = (opts.grace as number | undefined) ?? 8;
+        log(`stopping: calls in flight have ${grace} s to finish`);
+        await ctx.drain(grace * 1000);
         await app.close();
         await ctx.close();
         process.exit(EXIT.ok);

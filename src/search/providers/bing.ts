@@ -1,5 +1,6 @@
 import type { Provider, ProviderHit } from "../provider.js";
 import { loadSerp } from "../serp/dom.js";
+import { engineUrl } from "../serp/engine-hosts.js";
 import { fetchSerp } from "../serp/fetch-serp.js";
 import { localeOf } from "../serp/locale.js";
 import type { SerpParse } from "../serp/outcome.js";
@@ -39,6 +40,8 @@ export function parseBing(html: string): SerpParse {
   return { kind: "unrecognised", reason: "#b_results without results or a no-results block" };
 }
 
+const HOSTS = ["www.bing.com"] as const;
+
 const ADULT = { off: "off", moderate: "moderate", strict: "strict" } as const;
 
 export const bing: Provider = {
@@ -46,17 +49,18 @@ export const bing: Provider = {
   kind: "keyless",
   paid: false,
   native: { region: true, language: true, safesearch: true },
+  hosts: HOSTS,
   budgetMs: 9000,
   configured: () => true,
   search(query, ctx, deadline) {
-    const url = new URL("https://www.bing.com/search");
+    const url = engineUrl("bing", HOSTS, "https://www.bing.com/search");
     url.searchParams.set("q", query.query);
     const locale = localeOf(query);
     if (locale?.includes("-")) url.searchParams.set("mkt", locale);
     if (query.language) url.searchParams.set("setlang", query.language);
     if (query.safesearch) url.searchParams.set("adlt", ADULT[query.safesearch]);
     return fetchSerp(
-      { engine: "bing", url: url.href, parse: parseBing, options: locale ? { locale } : {} },
+      { engine: "bing", hosts: HOSTS, url: url.href, parse: parseBing, options: locale ? { locale } : {} },
       query,
       ctx,
       deadline,

@@ -1,5 +1,6 @@
 import type { Provider } from "../provider.js";
 import { hitsIn, loadSerp } from "../serp/dom.js";
+import { engineUrl } from "../serp/engine-hosts.js";
 import { fetchSerp } from "../serp/fetch-serp.js";
 import { localeOf, parseRegion } from "../serp/locale.js";
 import type { SerpParse } from "../serp/outcome.js";
@@ -30,6 +31,8 @@ export function parseBraveWeb(html: string): SerpParse {
   });
 }
 
+const HOSTS = ["search.brave.com"] as const;
+
 const FRESHNESS = { d: "pd", w: "pw", m: "pm", y: "py" } as const;
 
 export const braveWeb: Provider = {
@@ -37,10 +40,11 @@ export const braveWeb: Provider = {
   kind: "keyless",
   paid: false,
   native: { region: true, safesearch: true, timeRange: true },
+  hosts: HOSTS,
   budgetMs: 9000,
   configured: () => true,
   search(query, ctx, deadline) {
-    const url = new URL("https://search.brave.com/search");
+    const url = engineUrl("brave-web", HOSTS, "https://search.brave.com/search");
     url.searchParams.set("q", query.query);
     url.searchParams.set("source", "web");
     if (query.timeRange) url.searchParams.set("tf", FRESHNESS[query.timeRange]);
@@ -53,6 +57,7 @@ export const braveWeb: Provider = {
     return fetchSerp(
       {
         engine: "brave-web",
+        hosts: HOSTS,
         url: url.href,
         parse: parseBraveWeb,
         options: { headers: { cookie: cookies.join("; ") }, ...(locale ? { locale } : {}) },

@@ -1,8 +1,9 @@
 import type { Provider, ProviderAnswer, ProviderHit, ProviderOutcome } from "../provider.js";
+import { engineUrl, requestOnEngineHosts } from "../serp/engine-hosts.js";
 import { httpStatusFailure } from "../serp/outcome.js";
 import { cleanText } from "../serp/text.js";
 import { absoluteHttpUrl } from "../serp/unwrap.js";
-import { badResponse, transportFailure } from "./http-errors.js";
+import { badResponse } from "./http-errors.js";
 
 export interface InstantAnswer {
   answer?: ProviderAnswer;
@@ -66,15 +67,18 @@ function source(name: unknown, url?: string): Pick<ProviderAnswer, "source" | "u
   return { ...(label ? { source: label } : {}), ...(url ? { url } : {}) };
 }
 
+const HOSTS = ["api.duckduckgo.com"] as const;
+
 export const duckduckgoInstant: Provider = {
   name: "duckduckgo-instant",
   kind: "keyless",
   paid: false,
   native: {},
+  hosts: HOSTS,
   budgetMs: 5000,
   configured: () => true,
   async search(query, ctx, deadline): Promise<ProviderOutcome> {
-    const url = new URL("https://api.duckduckgo.com/");
+    const url = engineUrl("duckduckgo-instant", HOSTS, "https://api.duckduckgo.com/");
     url.search = new URLSearchParams({
       q: query.query,
       format: "json",
@@ -83,8 +87,15 @@ export const duckduckgoInstant: Provider = {
       no_redirect: "1",
       t: "websift",
     }).toString();
-    const res = await ctx.net.request(url.href, { deadline, headers: { accept: "application/json" } });
-    if (!res.ok) return transportFailure("duckduckgo-instant", res);
+    const pinned = await requestOnEngineHosts(
+      "duckduckgo-instant",
+      HOSTS,
+      url.href,
+      { deadline, headers: { accept: "application/json" } },
+      ctx,
+    );
+    if (!pinned.ok) return pinned.failure;
+    const res = pinned.res;
     // This host answers 202 with a normal body now and then; it is not the HTML endpoints' challenge.
     const failure = res.status === 202 ? undefined : httpStatusFailure("duckduckgo-instant", res);
     if (failure) return failure;

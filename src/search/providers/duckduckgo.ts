@@ -2,9 +2,9 @@ import type { Deadline } from "../../core/deadline.js";
 import type { Failure } from "../../core/status.js";
 import type { Provider, ProviderContext, ProviderOutcome, ProviderQuery } from "../provider.js";
 import { parseDuckDuckGoHtml, parseDuckDuckGoLite } from "../serp/duckduckgo-pages.js";
+import { engineUrl, requestOnEngineHosts } from "../serp/engine-hosts.js";
 import { parseRegion } from "../serp/locale.js";
 import { httpStatusFailure, type SerpParse, serpOutcome } from "../serp/outcome.js";
-import { transportFailure } from "./http-errors.js";
 
 export { parseDuckDuckGoHtml, parseDuckDuckGoLite };
 
@@ -42,6 +42,9 @@ interface Endpoint {
 const HTML: Endpoint = { url: "https://html.duckduckgo.com/html/", parse: parseDuckDuckGoHtml };
 const LITE: Endpoint = { url: "https://lite.duckduckgo.com/lite/", parse: parseDuckDuckGoLite };
 
+/** The hosts of DDG's result pages; a redirect anywhere else is never read as DDG's results. */
+const HOSTS = ["html.duckduckgo.com", "lite.duckduckgo.com", "duckduckgo.com"] as const;
+
 // DDG answers a bot check with 202 (ddgs also saw 400 and 429 for the same state) whatever the body says.
 const CHALLENGE_STATUSES = new Set([202, 400, 429]);
 
@@ -61,18 +64,26 @@ async function attempt(
 ): Promise<ProviderOutcome> {
   // POST, as the site's own form does: GET pages wrap every link in the uddg redirector, POST pages link directly.
   const place = parseRegion(region);
-  const res = await ctx.net.request(endpoint.url, {
-    deadline,
-    ...(place ? { locale: `${place.language}-${place.country}` } : {}),
-    method: "POST",
-    body: formBody(query, region),
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      origin: new URL(endpoint.url).origin,
-      referer: endpoint.url,
+  const url = engineUrl("duckduckgo", HOSTS, endpoint.url);
+  const pinned = await requestOnEngineHosts(
+    "duckduckgo",
+    HOSTS,
+    url.href,
+    {
+      deadline,
+      ...(place ? { locale: `${place.language}-${place.country}` } : {}),
+      method: "POST",
+      body: formBody(query, region),
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        origin: url.origin,
+        referer: url.href,
+      },
     },
-  });
-  if (!res.ok) return transportFailure("duckduckgo", res);
+    ctx,
+  );
+  if (!pinned.ok) return pinned.failure;
+  const res = pinned.res;
   if (CHALLENGE_STATUSES.has(res.status))
     return {
       status: "blocked",
@@ -118,6 +129,7 @@ export const duckduckgo: Provider = {
   paid: false,
   native: { region: true, safesearch: true, timeRange: true },
   cooldowns: "self",
+  hosts: HOSTS,
   budgetMs: 9000,
   configured: () => true,
   async search(query, ctx, deadline) {

@@ -1,5 +1,6 @@
 import type { Provider, TimeRange } from "../provider.js";
 import { hitsIn, loadSerp } from "../serp/dom.js";
+import { engineUrl } from "../serp/engine-hosts.js";
 import { fetchSerp } from "../serp/fetch-serp.js";
 import type { SerpParse } from "../serp/outcome.js";
 import { cleanText } from "../serp/text.js";
@@ -21,6 +22,8 @@ export function parseMojeek(html: string): SerpParse {
   });
 }
 
+const HOSTS = ["www.mojeek.com", "mojeek.com"] as const;
+
 const RANGE_DAYS: Record<TimeRange, number> = { d: 1, w: 7, m: 31, y: 366 };
 
 /** Mojeek filters time with `since=YYYYMMDD`. */
@@ -33,14 +36,20 @@ export const mojeek: Provider = {
   kind: "keyless",
   paid: false,
   native: { safesearch: true, timeRange: true },
+  hosts: HOSTS,
   budgetMs: 9000,
   configured: () => true,
   search(query, ctx, deadline) {
-    const url = new URL("https://www.mojeek.com/search");
+    const url = engineUrl("mojeek", HOSTS, "https://www.mojeek.com/search");
     url.searchParams.set("q", query.query);
     // No `s` on page 1: SearXNG found that sending it trips Mojeek's rate limiter.
     if (query.safesearch && query.safesearch !== "off") url.searchParams.set("safe", "1");
     if (query.timeRange) url.searchParams.set("since", sinceDate(query.timeRange));
-    return fetchSerp({ engine: "mojeek", url: url.href, parse: parseMojeek }, query, ctx, deadline);
+    return fetchSerp(
+      { engine: "mojeek", hosts: HOSTS, url: url.href, parse: parseMojeek },
+      query,
+      ctx,
+      deadline,
+    );
   },
 };

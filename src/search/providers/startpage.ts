@@ -1,5 +1,6 @@
 import type { Provider } from "../provider.js";
 import { hitsIn, loadSerp } from "../serp/dom.js";
+import { engineUrl } from "../serp/engine-hosts.js";
 import { fetchSerp } from "../serp/fetch-serp.js";
 import { localeOf } from "../serp/locale.js";
 import type { SerpParse } from "../serp/outcome.js";
@@ -26,6 +27,8 @@ export function parseStartpage(html: string, finalUrl = ""): SerpParse {
   });
 }
 
+const HOSTS = ["www.startpage.com", "startpage.com"] as const;
+
 const SAFE = { off: "none", moderate: "moderate", strict: "heavy" } as const;
 
 export const startpage: Provider = {
@@ -33,17 +36,24 @@ export const startpage: Provider = {
   kind: "keyless",
   paid: false,
   native: { safesearch: true, timeRange: true },
+  hosts: HOSTS,
   budgetMs: 9000,
   configured: () => true,
   search(query, ctx, deadline) {
-    const url = new URL("https://www.startpage.com/sp/search");
+    const url = engineUrl("startpage", HOSTS, "https://www.startpage.com/sp/search");
     url.searchParams.set("query", query.query);
     url.searchParams.set("cat", "web");
     if (query.timeRange) url.searchParams.set("with_date", query.timeRange);
     if (query.safesearch) url.searchParams.set("qadf", SAFE[query.safesearch]);
     const locale = localeOf(query);
     return fetchSerp(
-      { engine: "startpage", url: url.href, parse: parseStartpage, options: locale ? { locale } : {} },
+      {
+        engine: "startpage",
+        hosts: HOSTS,
+        url: url.href,
+        parse: parseStartpage,
+        options: locale ? { locale } : {},
+      },
       query,
       ctx,
       deadline,

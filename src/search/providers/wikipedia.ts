@@ -2,10 +2,19 @@ import type { Deadline } from "../../core/deadline.js";
 import type { Failure } from "../../core/status.js";
 import { unreachable } from "../failure-summary.js";
 import type { Provider, ProviderContext, ProviderOutcome, ProviderQuery } from "../provider.js";
+import { engineUrl, requestOnEngineHosts } from "../serp/engine-hosts.js";
 import { httpStatusFailure } from "../serp/outcome.js";
 import { cleanText } from "../serp/text.js";
 import { absoluteHttpUrl } from "../serp/unwrap.js";
-import { badResponse, transportFailure } from "./http-errors.js";
+import { badResponse } from "./http-errors.js";
+
+/** Every language's wiki, and nothing else: the language is one host label, never a way elsewhere. */
+const HOSTS = ["*.wikipedia.org"] as const;
+
+/** A URL on the `lang` wiki; `rest` is the path and query. */
+function wikiUrl(lang: string, rest: string): string {
+  return engineUrl("wikipedia", HOSTS, `https://${lang}.wikipedia.org${rest}`).href;
+}
 
 /** Below this much time left, no request is fired: it could not finish, and Wikimedia counts it all the same. */
 export const WIKIPEDIA_MIN_REQUEST_MS = 500;
@@ -94,11 +103,15 @@ async function getJson(
     typeof ctx.settings.wikipediaUserAgent === "string"
       ? ctx.settings.wikipediaUserAgent
       : DEFAULT_USER_AGENT;
-  const res = await ctx.net.request(url, {
-    deadline,
-    headers: { "user-agent": userAgent, accept: "application/json" },
-  });
-  if (!res.ok) return { ok: false, failure: transportFailure("wikipedia", res) };
+  const pinned = await requestOnEngineHosts(
+    "wikipedia",
+    HOSTS,
+    url,
+    { deadline, headers: { "user-agent": userAgent, accept: "application/json" } },
+    ctx,
+  );
+  if (!pinned.ok) return { ok: false, failure: pinned.failure };
+  const res = pinned.res;
   if (notFoundOk && res.status === 404) return { ok: true, payload: undefined, status: 404 };
   const failure = httpStatusFailure("wikipedia", res);
   if (failure) return { ok: false, failure };
@@ -127,18 +140,17 @@ const isFullTextSearch = (p: unknown) =>
   Array.isArray((p as { query?: { search?: unknown } } | null)?.query?.search);
 
 async function lookup(lang: string, text: string, ctx: ProviderContext, deadline: Deadline): Promise<Lookup> {
-  const api = `https://${lang}.wikipedia.org/w/api.php?`;
+  const api = (params: Record<string, string>) => wikiUrl(lang, `/w/api.php?${new URLSearchParams(params)}`);
   const opensearch = titleOf(
     await getJson(
-      api +
-        new URLSearchParams({
-          action: "opensearch",
-          search: text,
-          limit: "1",
-          namespace: "0",
-          redirects: "resolve",
-          format: "json",
-        }),
+      api({
+        action: "opensearch",
+        search: text,
+        limit: "1",
+        namespace: "0",
+        redirects: "resolve",
+        format: "json",
+      }),
       ctx,
       deadline,
     ),
@@ -158,16 +170,15 @@ async function lookup(lang: string, text: string, ctx: ProviderContext, deadline
     // stands in for an opensearch that failed. Only its well-formed answer with no hit is a miss.
     const search = titleOf(
       await getJson(
-        api +
-          new URLSearchParams({
-            action: "query",
-            list: "search",
-            srsearch: text,
-            srlimit: "1",
-            srprop: "",
-            format: "json",
-            formatversion: "2",
-          }),
+        api({
+          action: "query",
+          list: "search",
+          srsearch: text,
+          srlimit: "1",
+          srprop: "",
+          format: "json",
+          formatversion: "2",
+        }),
         ctx,
         deadline,
       ),
@@ -179,12 +190,7 @@ async function lookup(lang: string, text: string, ctx: ProviderContext, deadline
   }
   if (!title) return { miss: true };
   const path = encodeURIComponent(title.replaceAll(" ", "_"));
-  const rest = await getJson(
-    `https://${lang}.wikipedia.org/api/rest_v1/page/summary/${path}`,
-    ctx,
-    deadline,
-    true,
-  );
+  const rest = await getJson(wikiUrl(lang, `/api/rest_v1/page/summary/${path}`), ctx, deadline, true);
   if (!rest.ok) return { failure: rest.failure };
   const summary = rest.status === 404 ? undefined : summaryFromRest(rest.payload);
   if (!summary) return { miss: true };
@@ -196,6 +202,7 @@ export const wikipedia: Provider = {
   kind: "keyless",
   paid: false,
   native: { language: true },
+  hosts: HOSTS,
   budgetMs: 5000,
   configured: () => true,
   async search(query, ctx, deadline): Promise<ProviderOutcome> {

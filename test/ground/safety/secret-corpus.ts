@@ -364,7 +364,7 @@ export function negatives(): string[] {
     "He handed over the key to the city, a token of gratitude, and kept the secret for twenty years.",
     "In 2024 the token price rose 12% while the access key count fell; see https://example.com/report?year=2024&page=3.",
     "The private key is kept in a hardware module; the public key is published at https://example.org/.well-known/keys.",
-    "We support Bearer authentication and Basic authentication over TLS.",
+    "We support Bearer authentication and Basic authentication over TLS. Bearer Tokens, explained: Bearer Bearer.",
     "Ratio 16:9, time 10:45:30, score 3:1, https://example.com:8443/path and git@github.com:org/repo.git.",
     // code
     'const token = await getToken(user.id);\nconst apiKey: string = process.env.API_KEY ?? "";\nif (!password) throw new Error("password: required");',

@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
-import { Deadline } from "../../../src/core/deadline.js";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { Deadline, DeadlineExceeded } from "../../../src/core/deadline.js";
+import { closePagePool, pagePoolState } from "../../../src/read/page-pool.js";
 import { pdfToText } from "../../../src/read/pdf.js";
 import { makePdf } from "./make-pdf.js";
 
@@ -50,5 +51,49 @@ describe("pdfToText", () => {
 
   it("gives up when the deadline has already passed", async () => {
     expect(await pdfToText(doc, { deadline: Deadline.after(0) })).toMatchObject({ status: "timeout" });
+  });
+});
+
+describe("pdfToText on hostile files", () => {
+  afterAll(() => closePagePool());
+
+  it("reads compressed content streams", async () => {
+    const flate = makePdf([["A compressed page of text."]], "Packed", { flate: true });
+    expect(await pdfToText(flate, { deadline: Deadline.after(10_000) })).toMatchObject({
+      ok: true,
+      markdown: "A compressed page of text.",
+    });
+  });
+
+  it("refuses a stream that inflates past the cap before pdf.js inflates it, and reads on afterwards", async () => {
+    // 4 MB of spaces compress to a few KB; the cap is 1 MB, so a capped inflate stops at a quarter of it.
+    const bomb = makePdf([["Bomb."]], undefined, { flate: true, padding: 4 * 1024 * 1024 });
+    expect(bomb.length).toBeLessThan(20_000);
+    const out = await pdfToText(bomb, { deadline: Deadline.after(10_000), maxInflatedBytes: 1024 * 1024 });
+    expect(out).toMatchObject({ ok: false, status: "unsupported", code: "too_large" });
+    expect(!out.ok && out.message).toMatch(/inflate past 1024 KB/);
+    expect(await pdfToText(doc, { deadline: Deadline.after(10_000) })).toMatchObject({
+      ok: true,
+      pagesRead: 3,
+    });
+  });
+
+  it("honours the deadline inside pdf.js's long work: the thread is terminated and replaced", async () => {
+    // 48 MB of padding stays under the default cap, so pdf.js inflates and parses it: seconds of work in which
+    // it checks no deadline. The test ends the deadline as its clock would once the thread is at work.
+    const slow = makePdf([["Slow."]], undefined, { flate: true, padding: 48 * 1024 * 1024 });
+    const deadline = Deadline.after(600_000);
+    const reading = pdfToText(slow, { deadline });
+    await vi.waitFor(() => {
+      const now = pagePoolState();
+      expect(now.threadIds.length).toBeGreaterThan(0);
+      expect(now.queued).toBe(0);
+    });
+    const busy = pagePoolState().threadIds;
+    deadline.abort(new DeadlineExceeded());
+    expect(await reading).toMatchObject({ ok: false, status: "timeout", code: "timeout" });
+    // The thread that was parsing is gone; the next PDF gets a fresh one.
+    await vi.waitFor(() => expect(pagePoolState().threadIds.some((id) => busy.includes(id))).toBe(false));
+    expect(await pdfToText(doc, { deadline: Deadline.after(10_000) })).toMatchObject({ ok: true });
   });
 });

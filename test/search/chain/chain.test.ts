@@ -70,6 +70,7 @@ describe("search chain: keyless by default", () => {
       true,
     );
     expect(first.cached).toBeUndefined();
+    expect(first.attempted[0]).not.toHaveProperty("domain_filtered_out");
     const requestsBefore = web.requests.length;
     const second = await searchChain("openai news", { limit: 5 }, config);
     expect(second.cached).toBe(true);
@@ -260,6 +261,14 @@ describe("search chain: coding scope", () => {
     const bingStep = res.attempted.find((a) => a.provider === "bing");
     expect(bingStep?.status).toBe("empty");
     expect(bingStep?.error).toMatch(/^code-domain filter removed all \d+ results$/);
+    expect(bingStep?.domain_filtered_out).toBe(Number(/all (\d+)/.exec(bingStep?.error ?? "")?.[1]));
+    // An engine some of whose results survive says how many the filter removed too.
+    const kept = res.attempted.filter((a) => a.status === "ok");
+    expect(kept.length).toBeGreaterThan(0);
+    for (const a of kept) {
+      expect(a.domain_filtered_out).toBeGreaterThan(0);
+      expect(a.count).toBeGreaterThan(0);
+    }
   });
 
   it("allowedHosts extends the list for one call and is echoed back", async () => {

@@ -135,3 +135,25 @@ describe("layout drift is named", () => {
     expect(res.attempted.every((a) => a.status === "error")).toBe(true);
   });
 });
+
+describe("skipped providers are named by what they last did", () => {
+  it("a provider resting after an unrecognised layout is an error when asked again, not a rate limit", async () => {
+    web.route("www.bing.com", "/search", { body: "<html><body>new look</body></html>" });
+    const first = await websift.search("javascript tutorial", { provider: "bing", cache: false });
+    expect(first).toMatchObject({ status: "error", code: "unknown_page" });
+    const requests = web.requests.length;
+    const again = await websift.search("javascript tutorial", { provider: "bing", cache: false });
+    expect(web.requests.length).toBe(requests);
+    expect(again.attempted[0]).toMatchObject({ status: "skipped" });
+    expect(again).toMatchObject({ status: "error", code: "cooling" });
+    expect(again.error).toMatch(/^bing: cooling until \d{4}-.*\(unrecognised page layout\)$/);
+    expect(again.retryAfter).toBeGreaterThan(0);
+  });
+
+  it("a provider resting after a 429 stays rate limited", async () => {
+    web.route("www.bing.com", "/search", { status: 429, headers: { "retry-after": "60" }, body: "" });
+    await websift.search("javascript tutorial", { provider: "bing", cache: false });
+    const again = await websift.search("javascript tutorial", { provider: "bing", cache: false });
+    expect(again).toMatchObject({ status: "rate_limited", code: "cooling" });
+  });
+});

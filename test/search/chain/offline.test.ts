@@ -1,5 +1,6 @@
 import net, { type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { answerView, searchView } from "../../../src/ground/model-view.js";
 import { createWebsift, type WebsiftConfig } from "../../../src/websift.js";
 import { type SimWeb, startSimWeb } from "../../simweb/index.js";
 
@@ -41,10 +42,17 @@ describe.each(WORLDS)("no network: %s", (_name, world) => {
     await w.close();
     expect(res.status).toBe("offline");
     expect(res.code).toBe("offline");
-    expect(res.error).toMatch(/no search engine could be reached .*web search is unavailable/);
+    expect(res.error).toMatch(
+      /^no search engine could be reached \(duckduckgo, .*\): .*web search is unavailable right now; do not claim that a search was made$/,
+    );
     expect(res.error).not.toMatch(/getaddrinfo|ENOTFOUND|EAI_AGAIN|ECONNREFUSED/);
     expect(res.attempted.filter((a) => a.status !== "skipped").length).toBeGreaterThanOrEqual(2);
     for (const a of res.attempted) expect(a.error ?? "").not.toMatch(/^(\S+): \1:/);
+    // What MCP's web_search and the HTTP service's /v1/search hand the model.
+    const shown = searchView(res);
+    expect(shown.isError).toBe(true);
+    expect(shown.text).toMatch(/^web_search failed \(offline\): no search engine could be reached/);
+    expect(shown.text).toContain("do not claim that a search was made");
   });
 
   it("answer says offline and tells the model search is unavailable and not to claim it searched", async () => {
@@ -55,6 +63,7 @@ describe.each(WORLDS)("no network: %s", (_name, world) => {
     expect(res.envelope).toContain("web search is unavailable");
     expect(res.envelope).toContain("Do not claim that you searched");
     expect(res.envelope).not.toMatch(/getaddrinfo|ENOTFOUND|does not resolve|refused/);
+    expect(answerView(res)).toMatchObject({ text: res.envelope, isError: true });
   });
 });
 

@@ -1,0 +1,22 @@
+/**
+ * What the page pool's worker threads run: parsing and extraction (and PDF parsing), away from the caller's
+ * event loop. Each export is one kind of task, chosen by name.
+ */
+import { Deadline } from "../core/deadline.js";
+import { extractHere, type PageExtraction } from "./page-pool.js";
+import { type PdfOutcome, pdfToTextHere } from "./pdf.js";
+
+export function extract(task: { html: string; url: string }): Promise<PageExtraction> {
+  return extractHere(task.html, task.url);
+}
+
+/** The caller's deadline is checked here too, between pages; the caller terminates the thread when it passes. */
+export function pdf(task: {
+  bytes: Uint8Array;
+  remainingMs: number;
+  maxPages?: number;
+  maxInflatedBytes?: number;
+}): Promise<PdfOutcome> {
+  const { bytes, remainingMs, maxPages, maxInflatedBytes } = task;
+  return pdfToTextHere(bytes, { deadline: Deadline.after(remainingMs), maxPages, maxInflatedBytes });
+}
