@@ -3,7 +3,7 @@ import { dirname, join, relative, sep } from "node:path";
 import ts from "typescript";
 
 /**
- * The layers of src/, bottom to top, as docs/ARCHITECTURE.md ("Layers and what each may import") lists them:
+ * The layers of src/, bottom to top, as ARCHITECTURE.md ("Layers and what each may import") lists them:
  * a module may import its own layer and the layers below it, never one above. Keys are top-level folders
  * or files of src/. Change this table and that section together.
  */
@@ -86,7 +86,7 @@ export function upwardImports(edges: readonly ImportEdge[]): Violation[] {
     const found = levelOf(unitOf(module));
     if (found === undefined) {
       throw new Error(
-        `src/${module}: "${unitOf(module)}" has no layer; add it to LAYERS and docs/ARCHITECTURE.md`,
+        `src/${module}: "${unitOf(module)}" has no layer; add it to LAYERS and ARCHITECTURE.md`,
       );
     }
     return found;

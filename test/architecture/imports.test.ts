@@ -51,7 +51,7 @@ describe("the import rules of src/", () => {
   it("has no import from a layer above its own, beyond the named exceptions", () => {
     const known = new Set(KNOWN_UPWARD.map(key));
     const unexpected = upward.filter((v) => !known.has(key(v)));
-    // Move the imported code down, or the importing code up (docs/ARCHITECTURE.md, "Layers and what each may
+    // Move the imported code down, or the importing code up (ARCHITECTURE.md, "Layers and what each may
     // import"); a new exception needs a reason and a plan to remove it.
     expect(unexpected.map(describeViolation)).toEqual([]);
   });
