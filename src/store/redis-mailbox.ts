@@ -147,23 +147,10 @@ export class RedisMailboxStore implements MailboxStore {
   }
 
   async append(conversationId: string, item: MailItem, options: { leased?: boolean } = {}): Promise<boolean> {
-    const raw = JSON.stringify(item);
     const mustHold = options.leased === true && this.leasedHere.delete(item.id);
     if (this.cmd.status === "ready") {
       try {
-        const message = `{"from":${JSON.stringify(this.instance)},"conversationId":${JSON.stringify(conversationId)},"item":${raw}}`;
-        const done = await this.cmd.websiftMailAppend(
-          this.key(conversationId),
-          `${this.key(conversationId)}:ids`,
-          LEASES,
-          item.id,
-          raw,
-          this.perConversation,
-          this.keepMs,
-          mustHold ? "1" : "0",
-          CHANNEL,
-          message,
-        );
+        const done = await this.appendRemote(conversationId, item, mustHold);
         if (done === 0) {
           this.options.log(
             `mailbox: ${item.id} was landed as lost by another instance; this result is dropped`,
@@ -312,27 +299,32 @@ export class RedisMailboxStore implements MailboxStore {
     );
   }
 
+  /** Runs APPEND for one item: 1 appended, 2 already kept, 0 its lease was no longer ours (landed as lost). */
+  private appendRemote(conversationId: string, item: MailItem, mustHold: boolean) {
+    const raw = JSON.stringify(item);
+    const message = `{"from":${JSON.stringify(this.instance)},"conversationId":${JSON.stringify(conversationId)},"item":${raw}}`;
+    return this.cmd.websiftMailAppend(
+      this.key(conversationId),
+      `${this.key(conversationId)}:ids`,
+      LEASES,
+      item.id,
+      raw,
+      this.perConversation,
+      this.keepMs,
+      mustHold ? "1" : "0",
+      CHANNEL,
+      message,
+    );
+  }
+
   /** Both connections back: write the outbox through, then let listeners catch up on what they missed. */
   private async cameBack(): Promise<void> {
     if (this.closed || this.cmd.status !== "ready" || !this.subscribed) return;
     this.beat();
     const waiting = this.outbox.splice(0);
     for (const { conversationId, item } of waiting) {
-      const raw = JSON.stringify(item);
-      const message = `{"from":${JSON.stringify(this.instance)},"conversationId":${JSON.stringify(conversationId)},"item":${raw}}`;
       try {
-        await this.cmd.websiftMailAppend(
-          this.key(conversationId),
-          `${this.key(conversationId)}:ids`,
-          LEASES,
-          item.id,
-          raw,
-          this.perConversation,
-          this.keepMs,
-          "0",
-          CHANNEL,
-          message,
-        );
+        await this.appendRemote(conversationId, item, false);
       } catch {
         this.outbox.push({ conversationId, item });
       }

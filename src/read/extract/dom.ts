@@ -69,6 +69,11 @@ export function removeNode(node: AnyNode): void {
   if (!parent) return;
   const i = indexAmongSiblings(parent.children, node);
   if (i >= 0) parent.children.splice(i, 1);
+  unlink(node);
+}
+
+/** Takes a node out of its siblings' links and its parent's reach (its place in the child array is the caller's). */
+function unlink(node: AnyNode): void {
   const prev = node.prev;
   const next = node.next;
   if (prev) prev.next = next;
@@ -112,15 +117,7 @@ export function removeNodes(nodes: Iterable<AnyNode>): void {
     let kept = 0;
     for (const child of children) if (!doomed.has(child)) children[kept++] = child;
     children.length = kept;
-    for (const node of doomed) {
-      const prev = node.prev;
-      const next = node.next;
-      if (prev) prev.next = next;
-      if (next) next.prev = prev;
-      node.parent = null;
-      node.prev = null;
-      node.next = null;
-    }
+    for (const node of doomed) unlink(node);
   }
 }
 
