@@ -1,8 +1,6 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { article, ddgResultsPage } from "../ground/answer/ddg-page.js";
 import {
@@ -13,19 +11,10 @@ import {
   SECRET,
   serveHostileWeb,
 } from "../ground/hostile-web.js";
-import {
-  ddgChallenge,
-  type SimProxy,
-  type SimWeb,
-  startProxy,
-  startSimWeb,
-  TEST_CA_PATH,
-} from "../simweb/index.js";
+import { ddgChallenge, type SimProxy, type SimWeb, startProxy, startSimWeb } from "../simweb/index.js";
+import { runCli } from "./run-cli.js";
 
-// The CLI runs as users run it, in its own process; its requests reach the simulated web through a real
-// forward proxy (HTTPS_PROXY), as they would through a corporate egress proxy.
-// The built CLI (npm install and npm test build it first), started as `node dist/cli/main.js`.
-const MAIN = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+// The CLI runs as users run it (run-cli.ts): its own process, the simulated web behind a real forward proxy.
 
 let web: SimWeb;
 let proxy: SimProxy;
@@ -39,39 +28,8 @@ afterAll(async () => {
 });
 afterEach(() => web.reset());
 
-function run(
-  args: string[],
-  env: Record<string, string> = {},
-  { terminal = false }: { terminal?: boolean } = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  // On a terminal: under script(1), which gives the CLI a pseudo-terminal for stdout, as a person's shell does.
-  const [command, argv] = terminal
-    ? ["script", ["-qec", [process.execPath, MAIN, ...args].map(shellQuoted).join(" "), "/dev/null"]]
-    : [process.execPath, [MAIN, ...args]];
-  return new Promise((resolve) => {
-    const child = spawn(command, argv, {
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: process.env.HOME ?? "/tmp",
-        HTTPS_PROXY: proxy.url,
-        HTTP_PROXY: proxy.url,
-        NODE_EXTRA_CA_CERTS: TEST_CA_PATH,
-        // Each run starts with no memory of the last one unless a test says otherwise.
-        WEBSIFT_STORE: "memory",
-        ...env,
-      },
-      cwd: "/tmp",
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-const shellQuoted = (arg: string) => `'${arg.replace(/'/g, "'\\''")}'`;
+const run = (args: string[], env: Record<string, string> = {}, options: { terminal?: boolean } = {}) =>
+  runCli(proxy, args, env, options);
 
 const HTML = { "content-type": "text/html; charset=utf-8" };
 const serveSearch = () => {

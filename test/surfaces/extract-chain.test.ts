@@ -1,13 +1,11 @@
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../cli/run-cli.js";
 import { connectInProcess, type ToolResult, textOf, websiftFor } from "../mcp/harness.js";
 import { type Served, serve } from "../serve/harness.js";
-import { type SimProxy, type SimWeb, startProxy, startSimWeb, TEST_CA_PATH } from "../simweb/index.js";
+import { type SimProxy, type SimWeb, startProxy, startSimWeb } from "../simweb/index.js";
 
 // Every surface reads through the extract chain: Tavily extract, then Exa contents, then the direct ladder,
 // under one rule (key set, and paid use unfrozen or the provider pinned), and says which rung gave the text.
-const MAIN = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
 const PAGE = "https://www.example.com/tides";
 const TAVILY_KEY = "test-SECRET-tavily-surfaces-1";
 const PAID = { TAVILY_API_KEY: TAVILY_KEY, WEBSIFT_ENABLE_PAID: "1" };
@@ -122,27 +120,7 @@ describe("websift fetch", () => {
   });
   afterAll(() => proxy.close());
 
-  const run = (args: string[], env: Record<string, string>) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [MAIN, ...args], {
-        env: {
-          PATH: process.env.PATH ?? "",
-          HOME: "/tmp",
-          HTTPS_PROXY: proxy.url,
-          HTTP_PROXY: proxy.url,
-          NODE_EXTRA_CA_CERTS: TEST_CA_PATH,
-          WEBSIFT_STORE: "memory",
-          ...env,
-        },
-        cwd: "/tmp",
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d) => (stdout += d));
-      child.stderr.on("data", (d) => (stderr += d));
-      child.on("close", (code) => resolve({ code, stdout, stderr }));
-    });
+  const run = (args: string[], env: Record<string, string>) => runCli(proxy, args, env);
 
   it("prints the text of the extract rung and names it", async () => {
     servePage();

@@ -1,17 +1,15 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load.js";
 import { createWebsift } from "../../src/websift.js";
+import { runCli } from "../cli/run-cli.js";
 import { connectInProcess, type ToolResult, textOf } from "../mcp/harness.js";
-import { type SimProxy, type SimWeb, startProxy, startSimWeb, TEST_CA_PATH } from "../simweb/index.js";
+import { type SimProxy, type SimWeb, startProxy, startSimWeb } from "../simweb/index.js";
 
 // The Wikipedia fallback switch: off, Wikipedia is never searched (auto, a pinned search, answer's fallback),
 // while a Wikipedia page a caller asks to read is still read.
-const MAIN = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
 const ARTICLE = "https://en.wikipedia.org/wiki/Tide";
 
 let web: SimWeb;
@@ -112,26 +110,7 @@ describe("the Wikipedia switch in the config file and the CLI", () => {
   });
 
   const run = (args: string[], env: Record<string, string> = {}) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [MAIN, ...args], {
-        env: {
-          PATH: process.env.PATH ?? "",
-          HOME: dir ?? tmpdir(),
-          HTTPS_PROXY: proxy.url,
-          HTTP_PROXY: proxy.url,
-          NODE_EXTRA_CA_CERTS: TEST_CA_PATH,
-          WEBSIFT_STORE: "memory",
-          ...env,
-        },
-        cwd: dir ?? tmpdir(),
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d) => (stdout += d));
-      child.stderr.on("data", (d) => (stderr += d));
-      child.on("close", (code) => resolve({ code, stdout, stderr }));
-    });
+    runCli(proxy, args, env, { cwd: dir ?? tmpdir(), home: dir ?? tmpdir() });
   const config = (data: unknown) => {
     dir ??= mkdtempSync(join(tmpdir(), "websift-wiki-switch-"));
     writeFileSync(join(dir, "websift.config.json"), JSON.stringify(data));
