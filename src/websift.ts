@@ -118,14 +118,13 @@ export function createWebsift(given?: WebsiftConfig): Websift {
     mode: options.mode ?? defaults.mode,
     deadline: options.deadline ?? totalMs,
   });
-  // Behind a proxy the proxy resolves names (as net does), so only what the URL itself says can be vetted here.
-  const behindProxy = Boolean(env.HTTPS_PROXY || env.https_proxy || env.HTTP_PROXY || env.http_proxy);
   const readCtx = {
     net,
     store,
     env,
     log,
-    ...(behindProxy ? {} : { vet: (url: string) => vetUrl(url, { resolve: config.resolve }) }),
+    // As net judges a URL: a name a proxy carries is left to the proxy; otherwise every address must be public.
+    vet: (url: string) => vetUrl(url, { resolve: config.resolve, env }),
   };
 
   const disabledSearch = (query: string, error = "web search is turned off in websift's settings") => ({
