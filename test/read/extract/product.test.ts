@@ -75,3 +75,33 @@ describe("product pages: closed accordion panels", () => {
     expect(markdown).not.toContain("Not a lone child");
   });
 });
+
+describe("the page behind an open modal", () => {
+  it("reads a page whose main landmark a modal marked aria-hidden, and drops the modal", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        "",
+        `<div id="app" aria-hidden="true"><header><a href="/">Shop</a></header><main><h1>Summit Fire Pit</h1>` +
+          `<p>${SENTENCE}</p><p>${SENTENCE}</p></main></div>` +
+          '<div role="dialog" aria-modal="true"><p>We use cookies to improve your experience on our site, as our policy explains.</p></div>',
+      ),
+      "https://example.org/fire-pit",
+    );
+    expect(markdown).toContain("Summit Fire Pit");
+    expect(markdown).toContain("second row of vents");
+    expect(markdown).not.toContain("We use cookies");
+  });
+
+  it("keeps hiding an aria-hidden part that holds no landmark", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        "",
+        `<main><h1>Summit Fire Pit</h1><p>${SENTENCE}</p>` +
+          `<div aria-hidden="true"><p>A carousel's cloned slide that screen readers skip, twice over.</p></div>` +
+          `<p>${SENTENCE}</p></main>`,
+      ),
+      "https://example.org/fire-pit",
+    );
+    expect(markdown).not.toContain("cloned slide");
+  });
+});
