@@ -105,3 +105,41 @@ describe("the page behind an open modal", () => {
     expect(markdown).not.toContain("cloned slide");
   });
 });
+
+describe("a page with nothing but its frame", () => {
+  const frame = (inner: string) =>
+    page(
+      "",
+      '<header><a href="/">Shop</a><nav><a href="/deals">Deals</a><a href="/help">Help</a></nav></header>' +
+        `<div id="root">${inner}</div>` +
+        "<footer><h5>Our other sites</h5><p>Russian, Portuguese, Spanish, French, German, Italian, Dutch, Turkish, Japanese, Korean, Thai</p>" +
+        "<p>Shop Group Website, Shop Cloud, Shop International, Shop Telecom, Shop Marketplace, Shop Global</p></footer>",
+    );
+
+  it("gives no content, not its footer, when a script was to render the page", async () => {
+    const { markdown } = await extractMarkdown(
+      frame("<span>Loading…</span>"),
+      "https://example.org/item/1.html",
+    );
+    expect(markdown).toBe("");
+  });
+
+  it("keeps a short page's own text beside its frame", async () => {
+    const { markdown } = await extractMarkdown(
+      frame(`<h1>Summit Fire Pit</h1><p>${SENTENCE}</p>`),
+      "https://example.org/item/1.html",
+    );
+    expect(markdown).toContain("second row of vents");
+  });
+
+  it("reads the page an unclosed header holds", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        "",
+        `<header><a href="/">News</a><main><article><p>${SENTENCE}</p><p>${SENTENCE}</p></article></main>`,
+      ),
+      "https://example.org/news/1",
+    );
+    expect(markdown).toContain("second row of vents");
+  });
+});
