@@ -61,7 +61,7 @@ function extract(
   title: string | undefined,
   kind: PageKind,
 ): Rendered {
-  cleanTree(doc, mode);
+  cleanTree(doc, mode, kind === "forum");
   const root =
     findFirst(doc, (el) => el.name === "body") ??
     findFirst(doc, (el) => el.name === "html") ??
