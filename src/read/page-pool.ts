@@ -116,7 +116,8 @@ export interface PageExtraction {
 /** HTML → main content and verdicts, where the page pool's worker runs it (or inline, for a small page). */
 export async function extractHere(html: string, url: string): Promise<PageExtraction> {
   const page = await extractMarkdown(html, url);
-  return { page, shell: detectJsShell(html, page.markdown), prose: proseLength(page.markdown) };
+  const prose = proseLength(page.markdown);
+  return { page, shell: detectJsShell(html, page.markdown, prose), prose };
 }
 
 /** HTML → main content, inline for a small page, on the pool for a large one; the deadline holds in both. */
