@@ -155,7 +155,7 @@ function mainContent(root: Element, kind: PageKind): { roots: Element[]; listing
     listing = run.chars * 2 > stats.of(picked[0]!).chars;
   }
   if (listing) pruneContent(picked, scores, stats, [...chosen, run!.parent], new Set(run!.items));
-  else pruneContent(picked, scores, stats, chosen);
+  else pruneContent(picked, scores, stats, chosen, undefined, kind === "product");
   dropBoilerplateText(picked, stats);
   return { roots: picked, listing };
 }

@@ -143,3 +143,21 @@ describe("a page with nothing but its frame", () => {
     expect(markdown).toContain("second row of vents");
   });
 });
+
+describe("product pages: specification rows", () => {
+  it("keeps a specifications grid laid out as one short <dl> per cell", async () => {
+    const row = (term: string, value: string) =>
+      `<div class="col"><dl><dt><span>${term}</span></dt><dd><span>${value}</span></dd></dl></div>`;
+    const { markdown } = await extractMarkdown(
+      page(
+        '<meta property="og:type" content="product">',
+        `<main><h1>Silver Proof Set</h1><p>${SENTENCE}</p><h2>Item specifics</h2>` +
+          `<div class="grid"><div class="row">${row("Strike Type", "Proof")}${row("Composition", "Silver")}</div>` +
+          `<div class="row">${row("Mint", "San Francisco")}${row("Grade", "PF 70")}</div></div><p>${SENTENCE}</p></main>`,
+      ),
+      "https://example.org/itm/1",
+    );
+    expect(markdown).toContain("Strike Type");
+    expect(markdown).toContain("San Francisco");
+  });
+});
