@@ -41,18 +41,18 @@ function isFurniture(el: Element): boolean {
 export function holdsOnlyFurniture(doc: Document): boolean {
   const root = findFirst(doc, (el) => el.name === "body");
   if (!root) return false;
-  let furniture = 0;
+  let framed = false;
   let other = 0;
   const visit = (el: Element): void => {
     for (const c of el.children) {
       if (isText(c)) other += c.data.trim().length;
       else if (isTag(c) && !isHidden(c)) {
-        if (isFurniture(c) && !findFirst(c, holdsPage)) furniture += textContent(c).trim().length;
+        if (isFurniture(c) && !findFirst(c, holdsPage)) framed ||= textContent(c).trim().length > 0;
         else visit(c);
       }
       if (other > SETTINGS.noContentMaxChars) return;
     }
   };
   visit(root);
-  return furniture > 0 && other <= SETTINGS.noContentMaxChars;
+  return framed && other <= SETTINGS.noContentMaxChars;
 }
