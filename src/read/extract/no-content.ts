@@ -16,8 +16,12 @@ const PAGE_SECTIONS = new Set(["article", "main"]);
 
 // Furniture that holds the article, the main landmark or a paragraph of running prose is the page in a
 // misnamed or unclosed wrapper (an `<aside class="layout">`, an unclosed `<header>`), not furniture.
+function isPageSection(el: Element): boolean {
+  return PAGE_SECTIONS.has(el.name) || el.attribs.role?.toLowerCase() === "main";
+}
+
 function holdsPage(el: Element): boolean {
-  if (PAGE_SECTIONS.has(el.name) || el.attribs.role?.toLowerCase() === "main") return true;
+  if (isPageSection(el)) return true;
   if (el.name !== "p") return false;
   const text = collapseWhitespace(textContent(el));
   if (text.length < SETTINGS.noContentProseChars) return false;
@@ -37,22 +41,30 @@ function isFurniture(el: Element): boolean {
   return el.name !== "header" || !isInside(el, PAGE_SECTIONS);
 }
 
-/** True when the page's visible text is all in its header, menus and footer. */
+/**
+ * True when the page's visible text is all in its header, menus and footer: at most a few words elsewhere,
+ * none of them in its main landmark or an article (a short note is still a page).
+ */
 export function holdsOnlyFurniture(doc: Document): boolean {
   const root = findFirst(doc, (el) => el.name === "body");
   if (!root) return false;
   let framed = false;
   let other = 0;
-  const visit = (el: Element): void => {
+  // Text in the page's main landmark or an article, however short, is content the page points at.
+  let declared = false;
+  const visit = (el: Element, inPage: boolean): void => {
     for (const c of el.children) {
-      if (isText(c)) other += c.data.trim().length;
-      else if (isTag(c) && !isHidden(c)) {
+      if (isText(c)) {
+        const n = c.data.trim().length;
+        other += n;
+        if (inPage && n) declared = true;
+      } else if (isTag(c) && !isHidden(c)) {
         if (isFurniture(c) && !findFirst(c, holdsPage)) framed ||= textContent(c).trim().length > 0;
-        else visit(c);
+        else visit(c, inPage || isPageSection(c));
       }
-      if (other > SETTINGS.noContentMaxChars) return;
+      if (declared || other > SETTINGS.noContentMaxChars) return;
     }
   };
-  visit(root);
-  return framed && other <= SETTINGS.noContentMaxChars;
+  visit(root, false);
+  return framed && !declared && other <= SETTINGS.noContentMaxChars;
 }

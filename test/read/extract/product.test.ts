@@ -161,3 +161,17 @@ describe("product pages: specification rows", () => {
     expect(markdown).toContain("San Francisco");
   });
 });
+
+describe("a short page is still a page", () => {
+  it("keeps a line of text in the page's main landmark beside its menus and footer", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        "",
+        '<nav><a href="/">Home</a> <a href="/about">About</a></nav><main><article><h1>Tide notes</h1>' +
+          "<p>The harbour master posts the tide times at six.</p></article></main><footer>© Example</footer>",
+      ),
+      "https://example.org/tides",
+    );
+    expect(markdown).toContain("tide times at six");
+  });
+});
