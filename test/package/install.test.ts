@@ -102,12 +102,16 @@ describe("the packed package, installed into a clean folder", () => {
     }
   });
 
-  it("runs its install scripts without failing: the patch step is skipped where patches/ is not shipped", () => {
+  it("installs without failing and runs no install script of its own (its dependency fixes live in dist/)", () => {
     const log = `${installed.stdout}${installed.stderr}`;
     expect(installed.code).toBe(0);
-    expect(log).toContain(`> websift@${version} postinstall`);
-    expect(log).not.toContain("Applying patches");
+    expect(log).not.toContain(`> websift@${version} postinstall`);
     expect(log).not.toMatch(/npm error/i);
+    const manifest = JSON.parse(readFileSync(join(pkgDir(), "package.json"), "utf8")) as {
+      scripts?: Record<string, string>;
+    };
+    for (const hook of ["preinstall", "install", "postinstall"])
+      expect(manifest.scripts?.[hook], hook).toBeUndefined();
   });
 
   it("answers `websift --help` with its usage on stdout", async () => {
