@@ -60,7 +60,7 @@ beforeAll(async () => {
   writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "websift-consumer", private: true }));
   installed = await run(
     "npm",
-    // --foreground-scripts: install scripts print here, so the test sees what websift's postinstall did.
+    // --foreground-scripts: install scripts print here, so the test sees that websift runs none.
     ["install", join(work, filename), "--prefer-offline", "--no-audit", "--no-fund", "--foreground-scripts"],
     consumer,
     shellEnv(),
