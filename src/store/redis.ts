@@ -89,6 +89,14 @@ export class RedisStore implements Store {
     );
   }
 
+  async getMany<T>(keys: readonly string[]): Promise<(T | undefined)[]> {
+    if (keys.length === 0) return [];
+    return this.run(
+      async (r) => (await r.mget(...keys)).map((raw) => (raw === null ? undefined : (JSON.parse(raw) as T))),
+      () => Promise.all(keys.map((key) => this.fallback.get<T>(key))),
+    );
+  }
+
   async set<T>(key: string, value: T, ttlMs: number): Promise<void> {
     const px = Math.max(1, Math.ceil(ttlMs));
     await this.run(
