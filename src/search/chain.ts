@@ -65,18 +65,22 @@ export function autoStages(
   exclude: readonly string[] = [],
   order: readonly string[] = [],
 ): Stage[] {
-  const usable = new Map(
-    providers.filter((p) => !exclude.includes(p.name) && p.configured(env)).map((p) => [p.name, p]),
-  );
+  const byName = new Map(providers.map((p) => [p.name, p]));
+  // Asked only of the providers `auto` may use: some look on disk (gemini-cli searches PATH for its binary),
+  // and this runs on every search.
+  const usable = (name: string) => {
+    const p = byName.get(name);
+    return p && !exclude.includes(name) && p.configured(env) ? p : undefined;
+  };
   const stages: Stage[] = [];
   const one = (name: string) => {
-    const p = usable.get(name);
+    const p = usable(name);
     if (p) stages.push({ kind: "one", provider: p });
   };
   if (paidUnfrozen(env)) PAID_ORDER.forEach(one);
   one("searxng");
-  const first = usable.get(KEYLESS_FIRST);
-  const spread = KEYLESS_SPREAD.map((n) => usable.get(n)).filter((p): p is Provider => !!p);
+  const first = usable(KEYLESS_FIRST);
+  const spread = KEYLESS_SPREAD.map(usable).filter((p): p is Provider => !!p);
   if (first || spread.length) stages.push({ kind: "keyless", first, spread });
   one(LAST);
   if (!order.length) return stages;
