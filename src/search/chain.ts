@@ -137,20 +137,23 @@ export async function searchChain(
     options.cache === false
       ? undefined
       : `search:${hashOptions(search, paidUnfrozen(env), options.exclude, config.order)}`;
-  // The provider asked first reads its state (suspension, cooldowns) in the same round trip as the cache entry.
+  // The cache entry and the state the provider asked first reads (its suspension, its cooldowns) come in one
+  // read, sent with the switch's: one round trip to a shared store before the first request.
   const pinned =
     search.provider === "auto" ? undefined : config.providers.find((p) => p.name === search.provider);
   const stages =
     search.provider === "auto" ? autoStages(config.providers, env, options.exclude, config.order) : [];
   const opening =
     search.provider === "auto" ? firstOf(stages[0]) : pinned?.configured(env) ? pinned : undefined;
-  const firstCtx = opening
-    ? { ...config.ctx, store: readAhead(config.ctx.store, stepReads(opening, search)) }
-    : config.ctx;
+  const ahead = readAhead(config.ctx.store, [
+    ...(cacheKey ? [cacheKey] : []),
+    ...(opening ? stepReads(opening, search) : []),
+  ]);
+  const firstCtx = opening ? { ...config.ctx, store: ahead } : config.ctx;
   const ctxOf = (p: Provider) => (p === opening ? firstCtx : config.ctx);
   const [refused, hit] = await Promise.all([
     refusal,
-    cacheKey ? config.ctx.store.get<{ response: SearchResponse; at: number }>(cacheKey) : undefined,
+    cacheKey ? ahead.get<{ response: SearchResponse; at: number }>(cacheKey) : undefined,
   ]);
   if (refused) return refused;
   if (hit) return { ...hit.response, cached: true, ageSeconds: Math.round((Date.now() - hit.at) / 1000) };
