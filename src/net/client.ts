@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { Agent, type Dispatcher, ProxyAgent } from "undici";
+import type { Agent, Dispatcher, ProxyAgent } from "undici";
 import { Deadline } from "../core/deadline.js";
 import { type BodyLimits, decodeBody } from "./body.js";
 import { ConnectingSockets, type ConnectTo, pinnedConnector, VettedAddresses } from "./connector.js";
@@ -18,6 +18,7 @@ import { interimTolerantFactory } from "./interim-responses.js";
 import { type ProxyEnv, proxyEnvFrom, proxyFor } from "./proxy.js";
 import { resolveWithin, systemResolve } from "./resolver.js";
 import { trustContext } from "./trust.js";
+import { loadUndici } from "./undici.js";
 import { checkUrl, type Resolve, vetAddresses } from "./url-policy.js";
 
 export const CHROME_USER_AGENT =
@@ -110,6 +111,7 @@ const ORIGIN_BOUND =
   /^(authorization|cookie|proxy-authorization|x-api-key|x-subscription-token|x-goog-api-key)$/i;
 
 export function createNet(config: NetConfig = {}): Net {
+  const { Agent, ProxyAgent } = loadUndici();
   const vetted = new VettedAddresses();
   const resolve = config.resolve ?? systemResolve;
   const proxyEnv: ProxyEnv = proxyEnvFrom(config.env ?? process.env);
