@@ -14,6 +14,7 @@ import {
   netFailure,
   safeHost,
 } from "./failure.js";
+import { interimTolerantFactory } from "./interim-responses.js";
 import { type ProxyEnv, proxyEnvFrom, proxyFor } from "./proxy.js";
 import { resolveWithin, systemResolve } from "./resolver.js";
 import { trustContext } from "./trust.js";
@@ -115,6 +116,7 @@ export function createNet(config: NetConfig = {}): Net {
   const connecting = new ConnectingSockets();
   const direct = new Agent({
     connect: pinnedConnector(vetted, config, connecting),
+    factory: interimTolerantFactory,
     maxHeaderSize: MAX_HEADER_BYTES,
   });
   const proxies = new Map<string, ProxyAgent>();
@@ -164,6 +166,7 @@ export function createNet(config: NetConfig = {}): Net {
     if (!proxy && trustedCall && trusted.has(url.origin)) {
       trustedAgent ??= new Agent({
         connect: pinnedConnector(trustedPins, config, connecting),
+        factory: interimTolerantFactory,
         maxHeaderSize: MAX_HEADER_BYTES,
       });
       return trustedAgent;
@@ -179,6 +182,7 @@ export function createNet(config: NetConfig = {}): Net {
         requestTls: tls,
         proxyTls: tls,
         proxyTunnel: false,
+        factory: interimTolerantFactory,
         maxHeaderSize: MAX_HEADER_BYTES,
       });
       proxies.set(proxy, agent);

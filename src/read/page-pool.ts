@@ -6,6 +6,7 @@ import type { Deadline } from "../core/deadline.js";
 import type { Failure } from "../core/status.js";
 import { type ExtractedPage, extractMarkdown } from "./extract/index.js";
 import { detectJsShell, proseLength, type ShellVerdict } from "./shell.js";
+import { type SizedText, type SizeOptions, sizeText } from "./size.js";
 
 /**
  * Parsing and extracting a large page takes hundreds of milliseconds (a 3 MB page over a second before the
@@ -53,7 +54,7 @@ function thePool(): Piscina {
 
 /** Runs one named task of page-worker.ts on the pool, as a value: timeout, busy, too large or error. */
 export async function runOnPool<T>(
-  name: "extract" | "pdf",
+  name: "extract" | "pdf" | "size",
   task: unknown,
   deadline: Deadline,
   what: string,
@@ -116,7 +117,8 @@ export interface PageExtraction {
 /** HTML → main content and verdicts, where the page pool's worker runs it (or inline, for a small page). */
 export async function extractHere(html: string, url: string): Promise<PageExtraction> {
   const page = await extractMarkdown(html, url);
-  return { page, shell: detectJsShell(html, page.markdown), prose: proseLength(page.markdown) };
+  const prose = proseLength(page.markdown);
+  return { page, shell: detectJsShell(html, page.markdown, prose), prose };
 }
 
 /** HTML → main content, inline for a small page, on the pool for a large one; the deadline holds in both. */
@@ -127,6 +129,22 @@ export async function extractPage(
 ): Promise<PoolOutcome<PageExtraction>> {
   if (html.length < INLINE_BELOW_CHARS) return { ok: true, value: await extractHere(html, url) };
   return runOnPool<PageExtraction>("extract", { html, url }, deadline, "extracting the page");
+}
+
+/**
+ * A document sized for one call, inline unless it is large and passages are chosen for `lookingFor`: that scores
+ * every paragraph of the page (a 3 MB page's markdown took 300 ms), on every call, cache hits included. Cutting
+ * and head-tail look at a window only and stay inline.
+ */
+export async function sizeDocument(
+  markdown: string,
+  options: SizeOptions,
+  deadline: Deadline,
+): Promise<PoolOutcome<SizedText>> {
+  const choosesPassages = !!options.lookingFor && (options.mode ?? "passages") === "passages";
+  if (markdown.length < INLINE_BELOW_CHARS || !choosesPassages)
+    return { ok: true, value: sizeText(markdown, options) };
+  return runOnPool<SizedText>("size", { markdown, options }, deadline, "choosing the page's passages");
 }
 
 /** What the pool is doing, for tests and the operator. */

@@ -5,9 +5,14 @@
 import { Deadline } from "../core/deadline.js";
 import { extractHere, type PageExtraction } from "./page-pool.js";
 import { type PdfOutcome, pdfToTextHere } from "./pdf.js";
+import { type SizedText, type SizeOptions, sizeText } from "./size.js";
 
 export function extract(task: { html: string; url: string }): Promise<PageExtraction> {
   return extractHere(task.html, task.url);
+}
+
+export function size(task: { markdown: string; options: SizeOptions }): SizedText {
+  return sizeText(task.markdown, task.options);
 }
 
 /** The caller's deadline is checked here too, between pages; the caller terminates the thread when it passes. */

@@ -11,8 +11,9 @@ import {
   runLadder,
 } from "./ladder.js";
 import { cacheDocument, cachedDocument, type DocumentKey } from "./page-cache.js";
+import { sizeDocument } from "./page-pool.js";
 import { createRenderer, type Renderer, type RenderMode } from "./render.js";
-import { DEFAULT_MAX_CHARS, type SizeMode, sizeText } from "./size.js";
+import { DEFAULT_MAX_CHARS, type SizeMode } from "./size.js";
 
 export type { ReadDocument, ReadSource } from "./ladder.js";
 export type { RenderMode } from "./render.js";
@@ -107,7 +108,8 @@ export async function readThrough(
       : Deadline.fromSignal(options.signal, options.deadline ?? DEFAULT_READ_MS);
   const key: DocumentKey = { url, render: options.render ?? "auto", via };
   const hit = await cachedDocument(ctx.store, key);
-  if (hit) return present(hit, options, [{ provider: "cache", status: "ok", ms: Date.now() - t0 }], true);
+  if (hit)
+    return present(hit, options, [{ provider: "cache", status: "ok", ms: Date.now() - t0 }], true, deadline);
 
   let outcome: LadderOutcome;
   try {
@@ -124,10 +126,16 @@ export async function readThrough(
   }
   if (!outcome.ok) return failed(url, outcome, deadline);
   if (outcome.doc.markdown.trim()) await cacheDocument(ctx.store, key, outcome.doc);
-  return present(outcome.doc, options, outcome.attempts, false);
+  return present(outcome.doc, options, outcome.attempts, false, deadline);
 }
 
-function present(doc: ReadDocument, options: ReadOptions, attempts: Attempt[], cached: boolean): ReadResult {
+async function present(
+  doc: ReadDocument,
+  options: ReadOptions,
+  attempts: Attempt[],
+  cached: boolean,
+  deadline: Deadline,
+): Promise<ReadResult> {
   const maxChars = Math.max(200, options.maxChars ?? DEFAULT_MAX_CHARS);
   const meta = {
     url: doc.url,
@@ -153,12 +161,16 @@ function present(doc: ReadDocument, options: ReadOptions, attempts: Attempt[], c
     options.links !== false && offset === 0 && maxChars >= 1000
       ? numberedLinks(doc.links, Math.min(1200, Math.floor(maxChars * 0.2)))
       : "";
-  const sized = sizeText(doc.markdown, {
-    maxChars: maxChars - linkList.length,
-    lookingFor: options.lookingFor,
-    mode: options.mode,
-    offset,
-  });
+  const sizing = await sizeDocument(
+    doc.markdown,
+    { maxChars: maxChars - linkList.length, lookingFor: options.lookingFor, mode: options.mode, offset },
+    deadline,
+  );
+  if (!sizing.ok) {
+    const { ok: _, ...failure } = sizing;
+    return failedRead(doc.url, failure, { finalUrl: doc.finalUrl, contentType: doc.contentType, attempts });
+  }
+  const sized = sizing.value;
   return {
     ...meta,
     markdown: sized.text + linkList,

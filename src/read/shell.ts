@@ -17,8 +17,9 @@ const EMPTY_MOUNT =
 const JS_NOTICE =
   /\b(enable|turn on|activate|allow)\s+javascript\b|\bjavascript\s+(is\s+)?(required|disabled|must be enabled|needs to be enabled)\b|\brequires?\s+javascript\b|\bdoesn't work properly without javascript\b/i;
 
-export function detectJsShell(html: string, extractedText: string): ShellVerdict {
-  const textLen = proseLength(extractedText);
+/** `prose`: the extracted text's `proseLength`, when the caller has it already. */
+export function detectJsShell(html: string, extractedText: string, prose?: number): ShellVerdict {
+  const textLen = prose ?? proseLength(extractedText);
   if (textLen >= TINY_TEXT) return { shell: false };
   if (EMPTY_MOUNT.test(html)) return { shell: true, reason: "empty mount point" };
   if (JS_NOTICE.test(visibleAndNoscriptText(html))) return { shell: true, reason: "asks for JavaScript" };
@@ -28,12 +29,37 @@ export function detectJsShell(html: string, extractedText: string): ShellVerdict
   return { shell: false };
 }
 
-/** Characters of words, not of markdown syntax or whitespace. */
+// Markdown syntax characters: # > * _ ` | - [ ] ( ) !
+const SYNTAX = new Set([35, 62, 42, 95, 96, 124, 45, 91, 93, 40, 41, 33]);
+// What `\s` matches beyond ASCII (ECMAScript's WhiteSpace and LineTerminator: Unicode Zs, NBSP, BOM, LS, PS).
+const WIDE_SPACE = new Set([
+  0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a,
+  0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff,
+]);
+
+function isGap(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13) || SYNTAX.has(c);
+  return WIDE_SPACE.has(c);
+}
+
+/**
+ * Characters of words, not of markdown syntax or whitespace: the length of the text with every run of syntax
+ * and whitespace made one space, trimmed. Counted in one pass, without the two copies of a whole page that
+ * replacing would make (a 3 MB page's markdown, on every large read).
+ */
 export function proseLength(markdown: string): number {
-  return markdown
-    .replace(/[#>*_`|\-[\]()!]+/g, " ")
-    .replace(/\s+/g, " ")
-    .trim().length;
+  let chars = 0;
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < markdown.length; i++) {
+    if (isGap(markdown.charCodeAt(i))) inWord = false;
+    else {
+      chars++;
+      if (!inWord) words++;
+      inWord = true;
+    }
+  }
+  return words ? chars + words - 1 : 0;
 }
 
 function visibleAndNoscriptText(html: string): string {

@@ -161,6 +161,28 @@ describe("large pages are extracted off the caller's event loop, within the read
     expect(got.totalChars).toBe(inline.markdown.length);
   });
 
+  it("passages of a large page are chosen on the pool, on a cache hit too, with the text sizing inline gives", async () => {
+    // The lifeboat paragraphs are every 50th: passages must be chosen from the whole page, not cut from its start.
+    const body = large();
+    h.sim.route(SITE, "/looking", { headers: { "content-type": "text/html" }, body });
+    const ctx = h.ctx();
+    const options = { ...never, maxChars: 3000, lookingFor: "lifeboat", links: false };
+    const before = pagePoolState().completed;
+    const first = await read(`https://${SITE}/looking`, options, ctx);
+    expect(first.status).toBe("ok");
+    expect(pagePoolState().completed).toBe(before + 2);
+    const again = await read(`https://${SITE}/looking`, options, ctx);
+    expect(again).toMatchObject({ status: "ok", cached: true, markdown: first.markdown });
+    expect(pagePoolState().completed).toBe(before + 3);
+    const { markdown } = await extractMarkdown(body, `https://${SITE}/looking`);
+    expect(markdown.length).toBeGreaterThan(INLINE_BELOW_CHARS);
+    expect(first.markdown).toBe(sizeText(markdown, { maxChars: 3000, lookingFor: "lifeboat" }).text);
+    expect(first.markdown).toMatch(/Paragraph \d{3,} is about the harbour and its lifeboat/);
+    // A cut needs no scoring and stays inline.
+    await read(`https://${SITE}/looking`, { ...never, maxChars: 3000 }, ctx);
+    expect(pagePoolState().completed).toBe(before + 3);
+  });
+
   it("a read whose deadline passes mid-extraction is a timeout, and the thread is replaced", async () => {
     h.sim.route(SITE, "/huge", { headers: { "content-type": "text/html" }, body: page(nested(150_000)) });
     const deadline = Deadline.after(600_000);

@@ -1,5 +1,5 @@
 import type { Document, Element } from "./dom.js";
-import { walkElements } from "./dom.js";
+import { isTag, isText, walkElements } from "./dom.js";
 
 // A closed tab pane or accordion panel is hidden until its control is clicked, yet it is content the page
 // offers every reader: a product's specifications tab, a service page's FAQ answers, the second language
@@ -23,11 +23,35 @@ export function disclosureTargets(doc: Document): Set<string> {
   return ids;
 }
 
-/** True for a panel that a tab or an accordion's button opens. */
+/**
+ * True for a panel that a tab or an accordion's button opens, or for the wrapper that hides it: an accordion
+ * library's collapse animation hides a wrapper whose one child is the panel the button names (Chakra UI's
+ * `chakra-collapse`, Bootstrap's `.collapse` around a `.card-body`).
+ */
 export function isClosedPanel(el: Element, targets: Set<string>): boolean {
-  const a = el.attribs;
-  const role = a.role?.toLowerCase();
-  if (role && NOT_PANELS.has(role)) return false;
-  if (a["aria-modal"] === "true" || el.name === "nav" || el.name === "dialog") return false;
-  return role === "tabpanel" || (!!a.id && targets.has(a.id));
+  for (let at: Element | undefined = el, depth = 0; at && depth <= WRAPPER_DEPTH; depth++) {
+    const a = at.attribs;
+    const role = a.role?.toLowerCase();
+    if (role && NOT_PANELS.has(role)) return false;
+    if (a["aria-modal"] === "true" || at.name === "nav" || at.name === "dialog") return false;
+    if (role === "tabpanel" || (!!a.id && targets.has(a.id))) return true;
+    at = onlyChild(at);
+  }
+  return false;
+}
+
+// A collapse wrapper sits a level or two above its panel.
+const WRAPPER_DEPTH = 2;
+
+function onlyChild(el: Element): Element | undefined {
+  let only: Element | undefined;
+  for (const c of el.children) {
+    if (isText(c)) {
+      if (c.data.trim()) return undefined;
+    } else if (isTag(c)) {
+      if (only) return undefined;
+      only = c;
+    }
+  }
+  return only;
 }

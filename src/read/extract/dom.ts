@@ -1,17 +1,15 @@
 import type { AnyNode, Document, Element, ParentNode } from "domhandler";
 import { isTag, isText } from "domhandler";
-import { parseDocument } from "htmlparser2";
+import { parseDocument } from "../../core/html-parser.js";
 import { HEADINGS } from "./tags.js";
 
 export type { AnyNode, Document, Element, ParentNode };
 export { isTag, isText };
 
 /**
- * htmlparser2 is ~4× faster than linkedom and ~3× faster than parse5 on the benchmark pages (p50). Its open-tag
- * stack is patched locally (patches/htmlparser2+10.1.0.patch, applied by patch-package at install): upstream
- * inserts each open tag at the stack's front, so 100,000 nested elements took 17 s to parse; the patched stack
- * grows at its end and is linear in depth. A local patch rather than a bound before parsing, because a bound
- * would have to tokenize the page a second time to know its depth.
+ * htmlparser2 is ~4× faster than linkedom and ~3× faster than parse5 on the benchmark pages (p50). Its parser
+ * runs with an open-tag stack linear in nesting depth (core/html-parser.ts), rather than behind a bound before
+ * parsing, which would have to tokenize the page a second time to know its depth.
  */
 export function parseHtml(html: string): Document {
   const doc = parseDocument(html, { lowerCaseTags: true, lowerCaseAttributeNames: true });

@@ -1,4 +1,5 @@
 import type { Element } from "./dom.js";
+import { isInertBackground } from "./inert-background.js";
 
 // Inline-style tricks that keep text in the DOM but off the screen: a favourite
 // place for prompt injections aimed at agents that read raw page text.
@@ -17,7 +18,7 @@ export function isHidden(el: Element): boolean {
   if (a.hidden !== undefined) return true;
   // A popover (a tooltip, an "install the app" card) is not rendered until it is opened.
   if (a.popover !== undefined) return true;
-  if (a["aria-hidden"]?.trim().toLowerCase() === "true") return true;
+  if (a["aria-hidden"]?.trim().toLowerCase() === "true" && !isInertBackground(el)) return true;
   if (el.name === "input" && a.type?.toLowerCase() === "hidden") return true;
   if (a.style && HIDING_STYLE.test(a.style)) return true;
   if (a.class && SCREEN_READER_ONLY.test(a.class)) return true;

@@ -28,6 +28,10 @@ const URL_KINDS: [RegExp, PageKind][] = [
   [/\/(?:docs?|documentation|reference|api|manual|guide)\//i, "docs"],
 ];
 
+// Open Graph's product type as shops write it ("product", "og:product", "product.item", "zalando_sharing:product");
+// "product.group" is Facebook's type for a collection of products.
+const OG_PRODUCT = /^og:(?:[\w.-]*:)?product(?:\.item)?$/i;
+
 function schemaTypes(doc: Document): string[] {
   const types: string[] = [];
   walkElements(doc, (el: Element) => {
@@ -52,10 +56,12 @@ function schemaTypes(doc: Document): string[] {
  */
 export function pageKind(doc: Document, url: string): PageKind {
   const types = schemaTypes(doc);
-  // Several products declared on one page are the items of a listing (a category page's ItemList).
-  if (types.filter((t) => t === "Product").length >= 3) return "listing";
+  // Several products declared on one page are the items of a listing (a category page's ItemList), unless
+  // the page says it is one product: a ProductGroup's variants (sizes, colours) are Products too.
+  const oneProduct = types.some((t) => t === "ProductGroup" || OG_PRODUCT.test(t));
+  if (!oneProduct && types.filter((t) => t === "Product").length >= 3) return "listing";
   for (const [pattern, kind] of SCHEMA_KINDS) if (types.some((t) => pattern.test(t))) return kind;
-  if (types.includes("og:product")) return "product";
+  if (types.some((t) => OG_PRODUCT.test(t))) return "product";
   if (types.includes("og:article")) return "article";
   let path = "";
   try {

@@ -1,15 +1,20 @@
 import * as cheerio from "cheerio";
 import type { AnyNode, Element } from "domhandler";
-import { DomUtils, parseDocument } from "htmlparser2";
+import { DomUtils } from "htmlparser2";
+import { parseDocument } from "../../core/html-parser.js";
 import type { ProviderHit } from "../provider.js";
 import type { SerpParse } from "./outcome.js";
 
 /**
  * Result pages are read with htmlparser2 rather than parse5: about four times faster on a 35 KB DDG page, and a
- * SERP needs tags and attributes, not the HTML5 tree-building repairs a browser would make.
+ * SERP needs tags and attributes, not the HTML5 tree-building repairs a browser would make. The parser is
+ * core/html-parser.ts's, linear in nesting depth.
  */
 export function loadSerp(html: string): cheerio.CheerioAPI {
-  return cheerio.load(html, { xml: { xmlMode: false, decodeEntities: true } });
+  // cheerio is handed the tree rather than the text: its own htmlparser2 parse is quadratic in nesting depth.
+  return cheerio.load(parseDocument(html, { decodeEntities: true }), {
+    xml: { xmlMode: false, decodeEntities: true },
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Element } from "domhandler";
-import { DomUtils, Parser } from "htmlparser2";
+import { DomUtils } from "htmlparser2";
+import { LinearParser } from "../../core/html-parser.js";
 import type { ProviderHit } from "../provider.js";
 import { classHas, firstInside, hasClass, serpElements, textInside, textOf } from "./dom.js";
 import type { SerpParse } from "./outcome.js";
@@ -60,7 +61,7 @@ export function parseDuckDuckGoHtml(html: string): SerpParse {
   const capturing: Capture[] = [];
   // Per open element: bit 0 set when it opened a block, the rest counts the captures it started.
   const opened: number[] = [];
-  const parser = new Parser(
+  const parser = new LinearParser(
     {
       onopentag(name, attribs) {
         const cls = attribs.class;

@@ -45,4 +45,35 @@ describe("detectJsShell", () => {
   it("measures prose without markdown syntax", () => {
     expect(proseLength("## Title\n\n- a *b*\n\n| x | y |")).toBe("Title a b x y".length);
   });
+
+  it("counts prose as the text with syntax and whitespace runs made one space, for every kind of space", () => {
+    const byReplacing = (md: string) =>
+      md
+        .replace(/[#>*_`|\-[\]()!]+/g, " ")
+        .replace(/\s+/g, " ")
+        .trim().length;
+    // Every code unit \s matches, the syntax characters, and look-alikes that are not spaces.
+    const spaces = Array.from({ length: 0x10000 }, (_, c) => String.fromCharCode(c)).filter((c) =>
+      /\s/.test(c),
+    );
+    const alphabet = [
+      ...spaces,
+      ..."#>*_`|-[]()!",
+      "a",
+      "é",
+      "字",
+      "\u200b",
+      "\u180e",
+      "\ud83d\ude00",
+      "1",
+      ".",
+    ];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let round = 0; round < 2000; round++) {
+      const md = Array.from({ length: next() % 40 }, () => alphabet[next() % alphabet.length]).join("");
+      expect(proseLength(md), JSON.stringify(md)).toBe(byReplacing(md));
+    }
+    expect(spaces.length).toBeGreaterThan(20);
+  });
 });
