@@ -56,8 +56,8 @@ function schemaTypes(doc: Document): string[] {
 
 /**
  * The page's kind from what it says about itself: schema.org types first (the publisher's word), then
- * Open Graph's product and article types (a listing's address outranks the article type), then the URL's shape. Structure (repeated items, post markup) is
- * judged where the content is chosen.
+ * Open Graph's product and article types (a listing's address outranks the article type), then the URL's
+ * shape. Structure (repeated items, post markup) is judged where the content is chosen.
  */
 export function pageKind(doc: Document, url: string): PageKind {
   const types = schemaTypes(doc);
