@@ -1,7 +1,7 @@
 // HTTP service: throughput and p99 latency of `POST /v1/search` under autocannon, on cache hits (one query
 // repeated) and on the simulated web at a fixed latency (a distinct query per request, so every call runs the
 // search chain), for 1 instance vs 3 instances sharing one real redis-server; Redis commands per request,
-// memory per instance and the load generator's own CPU share beside them.
+// memory per instance, each instance's CPU per request and the load generator's own CPU share beside them.
 // `--profile DIR` writes a CPU profile of each instance (node --cpu-prof) there; `--only distinct|hit` and
 // `--instances 1,3` narrow the run.
 import { spawn } from "node:child_process";
@@ -17,6 +17,7 @@ const LATENCY_MS = 50;
 const CONNECTIONS = 32;
 const SECONDS = quick ? 3 : 8;
 const ROUNDS = quick ? 1 : 3;
+const WARM_SECONDS = quick ? 1 : 2;
 const argAfter = (flag) =>
   process.argv.includes(flag) ? process.argv[process.argv.indexOf(flag) + 1] : undefined;
 const PROFILE = argAfter("--profile");
@@ -93,6 +94,17 @@ function memoryOf({ child }) {
   }
 }
 
+/** CPU time (user + system) a child has used so far, in ms: what a request costs whatever else the machine runs. */
+function cpuMsOf({ child }) {
+  try {
+    // Fields 14 and 15 of /proc/PID/stat, after the command name in parentheses; in clock ticks (100 per second).
+    const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 /** Commands Redis has run so far (INFO commandstats), to count round trips per request. */
 async function redisCommands(url) {
   const { Redis } = await import("ioredis");
@@ -114,11 +126,11 @@ async function stopInstance({ child }) {
 }
 
 let distinct = 0;
-function load(url, connections, body) {
+function load(url, connections, body, duration = SECONDS) {
   return autocannon({
     url: `${url}/v1/search`,
     connections,
-    duration: SECONDS,
+    duration,
     method: "POST",
     headers: { "content-type": "application/json" },
     requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify(body()) }) }],
@@ -126,11 +138,11 @@ function load(url, connections, body) {
 }
 
 /** The same total connections split over the instances, all load generators running at once; sums and worst p99. */
-async function measure(urls, body) {
+async function measure(urls, body, duration = SECONDS) {
   const per = Math.ceil(CONNECTIONS / urls.length);
   const cpuBefore = process.cpuUsage();
   const wallBefore = performance.now();
-  const results = await Promise.all(urls.map((u) => load(u, per, body)));
+  const results = await Promise.all(urls.map((u) => load(u, per, body, duration)));
   const cpu = process.cpuUsage(cpuBefore);
   const wall = performance.now() - wallBefore;
   return {
@@ -173,10 +185,18 @@ for (const scenario of SCENARIOS) {
           headers: { "content-type": "application/json" },
           body: JSON.stringify({ query: "weather jakarta" }),
         });
+      // Then the same load, unmeasured, until the code is compiled hot: a cold first second would make the first
+      // round of each row slower than the others and spread the median.
+      await measure(urls, scenario.body, WARM_SECONDS);
       // Degraded counts from here: a slow first connection while the instances start is not the load's doing.
       for (const i of instances) i.degradedAtAll = false;
       const commandsBefore = await redisCommands(redis.url);
+      const cpuBefore = instances.map(cpuMsOf);
       const measured = await measure(urls, scenario.body);
+      const cpuUsed = instances.reduce((sum, instance, i) => sum + cpuMsOf(instance) - cpuBefore[i], 0);
+      // The instances' own CPU per request (their simulated web included): the figure other work on the
+      // machine moves least, so changes to the code show in it even when req/s is set by a busy machine.
+      measured.cpuPerRequest = cpuUsed / Math.max(1, measured.total);
       measured.redisPerRequest =
         ((await redisCommands(redis.url)) - commandsBefore) / Math.max(1, measured.total);
       const memory = instances.map(memoryOf);
@@ -202,6 +222,7 @@ for (const scenario of SCENARIOS) {
       p50: pick("p50"),
       p99: pick("p99"),
       loadgen: pick("loadgen"),
+      cpuPerRequest: pick("cpuPerRequest"),
       redisPerRequest: pick("redisPerRequest"),
       rss: pick("rss"),
       peak: pick("peak"),
@@ -218,7 +239,7 @@ const meanLoad = loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length);
 const table = rows
   .map(
     (r) =>
-      `| ${r.scenario} | ${r.count} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.redisPerRequest.toFixed(1)} | ${r.rss.toFixed(0)} / ${r.peak.toFixed(0)} | ${(r.loadgen * 100).toFixed(0)} % | ${r.non2xx} | ${r.errors} | ${r.degraded ? "yes" : "no"} |`,
+      `| ${r.scenario} | ${r.count} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.cpuPerRequest.toFixed(2)} | ${r.redisPerRequest.toFixed(1)} | ${r.rss.toFixed(0)} / ${r.peak.toFixed(0)} | ${(r.loadgen * 100).toFixed(0)} % | ${r.non2xx} | ${r.errors} | ${r.degraded ? "yes" : "no"} |`,
   )
   .join("\n");
 const ratio = (scenario) => {
@@ -230,21 +251,24 @@ const hit = SCENARIOS.find((x) => x.key === "hit")?.name;
 const web = SCENARIOS.find((x) => x.key === "distinct")?.name;
 console.log(`## HTTP service (websift serve)
 
-\`POST /v1/search\` under autocannon, ${CONNECTIONS} connections in total for ${SECONDS} s, median of ${ROUNDS} round(s),
+\`POST /v1/search\` under autocannon, ${CONNECTIONS} connections in total for ${SECONDS} s after ${WARM_SECONDS} s of the same load
+unmeasured, median of ${ROUNDS} round(s),
 each instance a \`websift serve\` app in its own process with its own simulated web, all sharing one local
 redis-server (cache, cooldowns, rate limits, the conversations' mailbox). With several instances the connections
 are split between them and one autocannon run per instance goes at once: req/s is their sum, p50 and p99 the
 worst. The per-client cap is raised to ${CAP.running} running + ${CAP.waiting} queued: autocannon is one client
 (127.0.0.1), a fleet behind a load balancer is many. Load generator, instances, simulated web and Redis share this
 machine's ${cpus().length} cores, so more instances add capacity only as far as cores are free; "load generator" is
-autocannon's own CPU as a share of all cores. Redis commands per request come from INFO commandstats; memory is
+autocannon's own CPU as a share of all cores. "instance CPU ms / req" is the instances' user + system CPU over the
+measured run (from /proc, each instance's simulated web included) per request served: other work on the machine
+moves it least. Redis commands per request come from INFO commandstats; memory is
 each instance's VmRSS after the run / VmHWM (peak), median over instances. "store degraded" is yes if any
 instance's store or mailbox fell back to memory at any moment of the measured run.
 
 1-minute load average over the run: ${meanLoad.toFixed(1)} on ${cpus().length} cores (1 would be one core kept busy).
 
-| scenario | instances | req/s | p50 ms | p99 ms | Redis cmds / req | MB RSS / peak | load generator | non-2xx | errors | store degraded |
-| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |
+| scenario | instances | req/s | p50 ms | p99 ms | instance CPU ms / req | Redis cmds / req | MB RSS / peak | load generator | non-2xx | errors | store degraded |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |
 ${table}
 
 ${COUNTS.at(-1)} instances vs 1: ×${hit ? ratio(hit) : "–"} on cache hits, ×${web ? ratio(web) : "–"} on the simulated web.

@@ -135,17 +135,27 @@ export function createWebsift(given?: WebsiftConfig): Websift {
     scope: "general" as const,
     error,
   });
-  /** The chain, minus Wikipedia when its switch is off. */
-  const searchWeb = (query: string, options: SearchOptions): Promise<SearchResponse> => {
-    if (wikipedia) return searchChain(query, options, chain);
+  /** The chain, minus Wikipedia when its switch is off; `gate` as searchChain's. */
+  const searchWeb = async (
+    query: string,
+    options: SearchOptions,
+    gate?: () => Promise<SearchResponse | undefined>,
+  ): Promise<SearchResponse> => {
+    if (wikipedia) return searchChain(query, options, chain, gate);
     if (options.provider === "wikipedia")
-      return Promise.resolve(
+      return (
+        (await gate?.()) ??
         disabledSearch(
           query,
           "Wikipedia search is turned off (wikipediaFallback: false / WEBSIFT_WIKIPEDIA_FALLBACK=0)",
-        ),
+        )
       );
-    return searchChain(query, { ...options, exclude: [...(options.exclude ?? []), "wikipedia"] }, chain);
+    return searchChain(
+      query,
+      { ...options, exclude: [...(options.exclude ?? []), "wikipedia"] },
+      chain,
+      gate,
+    );
   };
 
   const llm = createLlm({ net, env });
@@ -174,8 +184,8 @@ export function createWebsift(given?: WebsiftConfig): Websift {
       } catch (err) {
         return badSearch(query, asBadInput(err));
       }
-      if (!(await enabled())) return disabledSearch(query);
-      return searchWeb(query, options);
+      // The switch is read with the cache entry, in one round trip to a shared store.
+      return searchWeb(query, options, async () => ((await enabled()) ? undefined : disabledSearch(query)));
     },
     read: (url, given) => readPage("read", url, given),
     fetchBest: (url, given) => readPage("fetchBest", url, given),

@@ -13,8 +13,12 @@ import { redactSecrets } from "./redact.js";
  */
 export interface Fence {
   readonly nonce: string;
-  /** One fenced block; every block of a response shares the fence's nonce. */
-  wrap(text: string, source?: string): string;
+  /**
+   * One fenced block; every block of a response shares the fence's nonce. `redacted`: the caller built `text`
+   * from pieces each already stripped and redacted (search results, field by field), so redacting the whole
+   * again would find nothing (redaction is idempotent) and only cost a second pass over it.
+   */
+  wrap(text: string, source?: string, options?: { redacted?: boolean }): string;
 }
 
 export const NEUTRALISED_MARKER = "[marker removed]";
@@ -24,9 +28,10 @@ export function createFence(nonce: string = randomBytes(12).toString("hex")): Fe
   if (!/^[A-Za-z0-9_-]{8,64}$/.test(nonce)) throw new TypeError("fence nonce must be 8-64 of [A-Za-z0-9_-]");
   return {
     nonce,
-    wrap(text, source) {
+    wrap(text, source, options) {
       const label = source === undefined ? "" : ` source=${cleanSource(source)}`;
-      const body = neutraliseMarkers(redactSecrets(stripInvisible(text)).text).trim();
+      const clean = options?.redacted ? text : redactSecrets(stripInvisible(text)).text;
+      const body = neutraliseMarkers(clean).trim();
       return `<<<WEB_CONTENT nonce=${nonce}${label}>>>\n${body}\n<<<END_WEB_CONTENT nonce=${nonce}>>>`;
     },
   };

@@ -68,7 +68,7 @@ export function searchView(response: SearchResponse, tool = "web_search"): ToolO
   if (response.status !== "ok" || (!response.results.length && !response.answer))
     return output({ status: response.status, text: noResultsLine(response), ...fields });
   const fence = createFence();
-  const text = `${searchHeader(response, "fence")}\n${fence.wrap(searchList(response), "web search")}`;
+  const text = `${searchHeader(response, "fence")}\n${fence.wrap(searchList(response), "web search", { redacted: true })}`;
   return output({ status: response.status, text, ...fields });
 }
 

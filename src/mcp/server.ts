@@ -142,6 +142,7 @@ function limited(name: string, handle: Handle, limit: CallLimit, options: McpSer
       );
     try {
       const out = await handle(args, extra);
+      await progressInFlight.get(extra);
       // A cancelled call: the SDK sends nothing back for it.
       return out ? toolResult(out) : errorResult("cancelled");
     } catch (err) {
@@ -159,7 +160,13 @@ function contextOf(extra: Extra): CallContext {
   return { sessionId: extra.sessionId, signal: extra.signal, progress: progressSender(extra) };
 }
 
-/** MCP progress notifications, only when the client asked for them with a progressToken. */
+/** Each call's progress notifications still on their way, so its result is sent only after them. */
+const progressInFlight = new WeakMap<Extra, Promise<void>>();
+
+/**
+ * MCP progress notifications, only when the client asked for them with a progressToken. They are chained: the
+ * transport's send is asynchronous, and a client reads "✅ Answered" after the result as a stale update.
+ */
 function progressSender(extra: Extra): ((message: string) => void) | undefined {
   const token = extra._meta?.progressToken;
   if (token === undefined) return undefined;
@@ -167,11 +174,10 @@ function progressSender(extra: Extra): ((message: string) => void) | undefined {
   return (message) => {
     if (extra.signal.aborted) return;
     progress++;
-    extra
-      .sendNotification({
-        method: "notifications/progress",
-        params: { progressToken: token, progress, message },
-      })
+    const params = { progressToken: token, progress, message };
+    const sent = (progressInFlight.get(extra) ?? Promise.resolve())
+      .then(() => extra.sendNotification({ method: "notifications/progress", params }))
       .catch(() => {});
+    progressInFlight.set(extra, sent);
   };
 }

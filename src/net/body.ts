@@ -72,7 +72,7 @@ async function undoAll(
   const limit = zlibOutputLimit(maxDecodedBytes);
   for (const coding of codings) {
     try {
-      bytes = await undo(coding, bytes, limit);
+      bytes = await undo(coding, bytes, limit, host);
     } catch (err) {
       if ((err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw tooLarge();
       throw err;
@@ -92,7 +92,7 @@ function zlibOutputLimit(maxDecodedBytes: number): number {
   return Math.max(1, Math.floor(maxDecodedBytes));
 }
 
-function undo(coding: string, bytes: Buffer, maxOutputLength: number): Promise<Buffer> {
+function undo(coding: string, bytes: Buffer, maxOutputLength: number, host: string): Promise<Buffer> {
   switch (coding) {
     case "gzip":
     case "x-gzip":
@@ -108,7 +108,13 @@ function undo(coding: string, bytes: Buffer, maxOutputLength: number): Promise<B
     case "br":
       return brotliDecompress(bytes, { maxOutputLength });
     default:
-      return Promise.reject(new NetError("protocol", `unsupported content-encoding ${coding}`, "body"));
+      return Promise.reject(
+        new NetError(
+          "protocol",
+          `${host} sent a body in content-encoding ${coding}, which is not supported`,
+          "body",
+        ),
+      );
   }
 }
 

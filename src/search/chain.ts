@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import { Deadline } from "../core/deadline.js";
 import type { Attempt, Status } from "../core/status.js";
+import { readAhead } from "../store/read-ahead.js";
 import { summarizeFailures } from "./failure-summary.js";
 import { mergeRanked, type SearchResult } from "./merge.js";
 import { type SearchOptions, type ValidSearch, validateSearch } from "./options.js";
 import type { Provider, ProviderAnswer, ProviderContext } from "./provider.js";
-import { runProvider, type StepResult } from "./run-provider.js";
+import { runProvider, type StepResult, stepReads } from "./run-provider.js";
 import type { Scope } from "./scope.js";
 
 export interface SearchAnswer extends ProviderAnswer {
@@ -64,18 +65,22 @@ export function autoStages(
   exclude: readonly string[] = [],
   order: readonly string[] = [],
 ): Stage[] {
-  const usable = new Map(
-    providers.filter((p) => !exclude.includes(p.name) && p.configured(env)).map((p) => [p.name, p]),
-  );
+  const byName = new Map(providers.map((p) => [p.name, p]));
+  // Asked only of the providers `auto` may use: some look on disk (gemini-cli searches PATH for its binary),
+  // and this runs on every search.
+  const usable = (name: string) => {
+    const p = byName.get(name);
+    return p && !exclude.includes(name) && p.configured(env) ? p : undefined;
+  };
   const stages: Stage[] = [];
   const one = (name: string) => {
-    const p = usable.get(name);
+    const p = usable(name);
     if (p) stages.push({ kind: "one", provider: p });
   };
   if (paidUnfrozen(env)) PAID_ORDER.forEach(one);
   one("searxng");
-  const first = usable.get(KEYLESS_FIRST);
-  const spread = KEYLESS_SPREAD.map((n) => usable.get(n)).filter((p): p is Provider => !!p);
+  const first = usable(KEYLESS_FIRST);
+  const spread = KEYLESS_SPREAD.map(usable).filter((p): p is Provider => !!p);
   if (first || spread.length) stages.push({ kind: "keyless", first, spread });
   one(LAST);
   if (!order.length) return stages;
@@ -89,11 +94,18 @@ export function autoStages(
   return stages.sort((a, b) => rank(a) - rank(b));
 }
 
+/**
+ * `gate` answers instead of the chain when the caller may not search now (web access switched off). It is read
+ * together with the cache entry: on a shared store (Redis) the switch and the cache are one round trip, not two.
+ */
 export async function searchChain(
   query: string,
   options: SearchOptions,
   config: ChainConfig,
+  gate?: () => Promise<SearchResponse | undefined>,
 ): Promise<SearchResponse> {
+  // Started before anything else, so it goes out with the cache read; a refusal still wins over bad input.
+  const refusal = gate?.();
   const valid = validateSearch(query, {
     ...options,
     limit: options.limit ?? config.defaults?.limit,
@@ -101,15 +113,17 @@ export async function searchChain(
   });
   const scope = options.scope ?? "general";
   if (!valid.ok)
-    return {
-      status: "error",
-      code: "bad_input",
-      query: String(query ?? ""),
-      results: [],
-      attempted: [],
-      scope,
-      error: valid.reason,
-    };
+    return (
+      (await refusal) ?? {
+        status: "error",
+        code: "bad_input",
+        query: String(query ?? ""),
+        results: [],
+        attempted: [],
+        scope,
+        error: valid.reason,
+      }
+    );
   const search = valid.value;
   const env = config.ctx.env;
   const base = {
@@ -123,10 +137,26 @@ export async function searchChain(
     options.cache === false
       ? undefined
       : `search:${hashOptions(search, paidUnfrozen(env), options.exclude, config.order)}`;
-  if (cacheKey) {
-    const hit = await config.ctx.store.get<{ response: SearchResponse; at: number }>(cacheKey);
-    if (hit) return { ...hit.response, cached: true, ageSeconds: Math.round((Date.now() - hit.at) / 1000) };
-  }
+  // The cache entry and the state the provider asked first reads (its suspension, its cooldowns) come in one
+  // read, sent with the switch's: one round trip to a shared store before the first request.
+  const pinned =
+    search.provider === "auto" ? undefined : config.providers.find((p) => p.name === search.provider);
+  const stages =
+    search.provider === "auto" ? autoStages(config.providers, env, options.exclude, config.order) : [];
+  const opening =
+    search.provider === "auto" ? firstOf(stages[0]) : pinned?.configured(env) ? pinned : undefined;
+  const ahead = readAhead(config.ctx.store, [
+    ...(cacheKey ? [cacheKey] : []),
+    ...(opening ? stepReads(opening, search) : []),
+  ]);
+  const firstCtx = opening ? { ...config.ctx, store: ahead } : config.ctx;
+  const ctxOf = (p: Provider) => (p === opening ? firstCtx : config.ctx);
+  const [refused, hit] = await Promise.all([
+    refusal,
+    cacheKey ? ahead.get<{ response: SearchResponse; at: number }>(cacheKey) : undefined,
+  ]);
+  if (refused) return refused;
+  if (hit) return { ...hit.response, cached: true, ageSeconds: Math.round((Date.now() - hit.at) / 1000) };
 
   const totalMs = options.timeoutMs ?? config.totalMs ?? timeoutFromEnv(env) ?? 20_000;
   const deadline = options.deadline ?? Deadline.fromSignal(options.signal, totalMs);
@@ -139,7 +169,6 @@ export async function searchChain(
 
   let response: SearchResponse | undefined;
   if (search.provider !== "auto") {
-    const pinned = config.providers.find((p) => p.name === search.provider);
     if (!pinned)
       return {
         ...base,
@@ -158,17 +187,17 @@ export async function searchChain(
         attempted: [],
         error: notConfigured(pinned),
       };
-    const step = await runProvider(pinned, search, config.ctx, deadline, budgetOf(pinned));
+    const step = await runProvider(pinned, search, ctxOf(pinned), deadline, budgetOf(pinned));
     note(step);
     response = finish(base, [step], attempts, search.limit) ?? failed(base, attempts, [step]);
   } else {
     const steps: StepResult[] = [];
-    for (const stage of autoStages(config.providers, env, options.exclude, config.order)) {
+    for (const stage of stages) {
       if (stage.kind === "one") {
         const step = await runProvider(
           stage.provider,
           search,
-          config.ctx,
+          ctxOf(stage.provider),
           deadline,
           budgetOf(stage.provider),
         );
@@ -176,7 +205,7 @@ export async function searchChain(
         steps.push(step);
         response = finish(base, [step], attempts, search.limit);
       } else {
-        const stageSteps = await runKeyless(stage, search, config, deadline, budgetOf, note);
+        const stageSteps = await runKeyless(stage, search, config, deadline, budgetOf, note, ctxOf);
         steps.push(...stageSteps);
         response = finish(base, stageSteps, attempts, search.limit);
       }
@@ -197,10 +226,11 @@ async function runKeyless(
   deadline: Deadline,
   budgetOf: (p: Provider) => number,
   note: (s: StepResult) => void,
+  ctxOf: (p: Provider) => ProviderContext,
 ): Promise<StepResult[]> {
   const steps: StepResult[] = [];
   if (stage.first) {
-    const first = await runProvider(stage.first, search, config.ctx, deadline, budgetOf(stage.first));
+    const first = await runProvider(stage.first, search, ctxOf(stage.first), deadline, budgetOf(stage.first));
     note(first);
     steps.push(first);
     if (first.hits.length >= Math.min(THIN, search.limit)) return steps;
@@ -210,6 +240,12 @@ async function runKeyless(
   );
   spread.forEach(note);
   return [...steps, ...spread];
+}
+
+/** The provider a stage asks first on its own; the keyless spread goes out in parallel, none of it first. */
+function firstOf(stage: Stage | undefined): Provider | undefined {
+  if (!stage) return undefined;
+  return stage.kind === "one" ? stage.provider : stage.first;
 }
 
 function finish(

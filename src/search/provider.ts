@@ -74,6 +74,11 @@ export interface Provider {
    * and their final URLs are held to them, so no other site's page is ever parsed as its results.
    */
   hosts?: readonly string[];
+  /**
+   * Store keys its search reads before its first request (DuckDuckGo's region cooldowns). When it is the first
+   * provider a search asks, the chain reads them together with the cache entry: one round trip, not two.
+   */
+  readsFirst?(query: ProviderQuery): string[];
   /** Default time budget inside the chain (5 s for APIs, 9 s for scraped engines). */
   budgetMs: number;
   /** True when the provider can run with this environment (key present, URL set, binary found…). */

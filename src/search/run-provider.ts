@@ -1,9 +1,9 @@
 import type { Deadline } from "../core/deadline.js";
 import type { Attempt } from "../core/status.js";
 import type { ValidSearch } from "./options.js";
-import type { Provider, ProviderContext, ProviderHit, ProviderOutcome } from "./provider.js";
+import type { Provider, ProviderContext, ProviderHit, ProviderOutcome, ProviderQuery } from "./provider.js";
 import { urlInDomains } from "./scope.js";
-import { recordFailure, suspendedUntil } from "./suspension.js";
+import { recordFailure, suspendedUntil, suspensionKey } from "./suspension.js";
 
 /** Below this, a provider is not started: it could not finish, and a half-sent request still costs a block. */
 export const MIN_START_MS = 300;
@@ -101,6 +101,30 @@ export async function runProvider(
   };
 }
 
+/** What a provider is asked: the search without the chain's own fields. */
+export function providerQuery(search: ValidSearch): ProviderQuery {
+  return {
+    query: search.query,
+    limit: search.limit,
+    region: search.region,
+    language: search.language,
+    safesearch: search.safesearch,
+    timeRange: search.timeRange,
+    includeDomains: search.codeDomains,
+  };
+}
+
+/**
+ * What `runProvider` reads from the store before the provider's first request: its suspension (unless it keeps
+ * its own cooldowns) and the keys it declares. The chain reads them ahead, with its cache entry.
+ */
+export function stepReads(provider: Provider, search: ValidSearch): string[] {
+  return [
+    ...(provider.cooldowns === "self" ? [] : [suspensionKey(provider.name)]),
+    ...(provider.readsFirst?.(providerQuery(search)) ?? []),
+  ];
+}
+
 /**
  * A provider that ignores its deadline still cannot hold the chain: the budget's end answers for it. Watched with
  * `onAbort`, not the budget's AbortSignal, which would cost an AbortController per provider call.
@@ -117,16 +141,7 @@ async function raceDeadline(
       resolve({ status: "timeout", code: "timeout", message: `timeout waiting for ${provider.name}` }),
     );
   });
-  const query = {
-    query: search.query,
-    limit: search.limit,
-    region: search.region,
-    language: search.language,
-    safesearch: search.safesearch,
-    timeRange: search.timeRange,
-    includeDomains: search.codeDomains,
-  };
-  const running = provider.search(query, ctx, budget).catch((err): ProviderOutcome => {
+  const running = provider.search(providerQuery(search), ctx, budget).catch((err): ProviderOutcome => {
     ctx.log(`provider ${provider.name} threw: ${err instanceof Error ? err.message : String(err)}`);
     return { status: "error", code: "provider_error", message: `${provider.name} failed unexpectedly` };
   });

@@ -40,7 +40,9 @@ export interface Suspension {
   status: Failure["status"];
 }
 
-const key = (provider: string) => `suspend:${provider}`;
+/** Store key of a provider's suspension. */
+export const suspensionKey = (provider: string) => `suspend:${provider}`;
+const key = suspensionKey;
 
 export async function suspendedUntil(store: Store, provider: string): Promise<Suspension | undefined> {
   const s = await store.get<Suspension>(key(provider));

@@ -249,6 +249,7 @@ function keepOpen(store: StatusStore): Store & { status: StatusStore["status"] }
   return {
     kind: store.kind,
     get: (key) => store.get(key),
+    getMany: store.getMany?.bind(store),
     set: (key, value, ttlMs) => store.set(key, value, ttlMs),
     delete: (key) => store.delete(key),
     reserveSlot: (key, intervalMs) => store.reserveSlot(key, intervalMs),

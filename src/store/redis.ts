@@ -47,8 +47,8 @@ export class RedisStore implements Store {
     this.redis = new Redis(options.url, {
       keyPrefix: "websift:",
       connectTimeout,
-      // A search reads its cache entry, the region cooldowns and the suspensions of the engines it may ask,
-      // most of them at once: commands issued in one tick go out in one write and come back in one read.
+      // A search's reads before its first request (the web switch, one MGET of its cache entry and its first
+      // engine's cooldowns) are issued in one tick: they go out in one write and come back in one read.
       enableAutoPipelining: true,
       // Fail fast while disconnected instead of queueing searches behind a reconnect.
       enableOfflineQueue: false,
@@ -86,6 +86,14 @@ export class RedisStore implements Store {
         return raw === null ? undefined : (JSON.parse(raw) as T);
       },
       () => this.fallback.get<T>(key),
+    );
+  }
+
+  async getMany<T>(keys: readonly string[]): Promise<(T | undefined)[]> {
+    if (keys.length === 0) return [];
+    return this.run(
+      async (r) => (await r.mget(...keys)).map((raw) => (raw === null ? undefined : (JSON.parse(raw) as T))),
+      () => Promise.all(keys.map((key) => this.fallback.get<T>(key))),
     );
   }
 

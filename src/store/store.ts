@@ -5,6 +5,8 @@
 export interface Store {
   readonly kind: string;
   get<T>(key: string): Promise<T | undefined>;
+  /** Several keys in one read where the backend can (one MGET on Redis); in the order given. */
+  getMany?<T>(keys: readonly string[]): Promise<(T | undefined)[]>;
   set<T>(key: string, value: T, ttlMs: number): Promise<void>;
   delete(key: string): Promise<void>;
   /**

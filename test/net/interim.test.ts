@@ -1,99 +1,16 @@
-import { readFileSync } from "node:fs";
-import net, { type AddressInfo } from "node:net";
-import tls from "node:tls";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Deadline } from "../../src/core/deadline.js";
 import { createNet, type Net, type NetResult } from "../../src/net/client.js";
 import { skipsContinue } from "../../src/net/interim-responses.js";
 import { HOSTILE_HOST, HOSTILE_PATHS as P, type SimProxy, startProxy, TEST_CA } from "../simweb/index.js";
 import { expectFailure, useSimWeb } from "./harness.js";
+import { CLOSE, CONTINUE, chunked, ok, type RawServer, startRawServer } from "./raw-server.js";
 
-// Interim (1xx) responses on real sockets: a raw server writes exactly the bytes of each case, on one
-// keep-alive connection, so what is tested is where a response starts after an earlier one, not a first answer.
+// Interim (1xx) responses on real sockets: a raw server writes exactly the bytes of each case, on one keep-alive
+// connection, so what is tested is where a response starts after an earlier one, not only a first answer.
 
 const ORIGIN_HOST = "interim.example.com";
-const TLS_DIR = new URL("../fixtures/tls/", import.meta.url);
-const LEAF = {
-  key: readFileSync(new URL("leaf-key.pem", TLS_DIR)),
-  cert: readFileSync(new URL("leaf.pem", TLS_DIR)),
-};
 const PUBLIC = "93.184.215.14";
-
-/** Written as the last of a script's writes: the server closes the connection there. */
-const CLOSE = "\u0000close";
-
-/** What the server writes for the Nth request on a connection (0-based): one string per write. */
-type Script = (index: number) => string[];
-
-interface RawServer {
-  port: number;
-  connections: number;
-  /** Request lines in arrival order, e.g. "GET /a HTTP/1.1". */
-  requests: string[];
-  script: Script;
-  close(): Promise<void>;
-}
-
-/** Reads requests head by head (no request here has a body) and answers each with the current script. */
-function serve(socket: net.Socket, server: RawServer): void {
-  let buffered = "";
-  let index = 0;
-  socket.on("error", () => {});
-  socket.on("data", (data) => {
-    buffered += data.toString("latin1");
-    for (let end = buffered.indexOf("\r\n\r\n"); end !== -1; end = buffered.indexOf("\r\n\r\n")) {
-      const line = buffered.slice(0, buffered.indexOf("\r\n"));
-      buffered = buffered.slice(end + 4);
-      server.requests.push(line);
-      const writes = server.script(index++);
-      // Each string its own write, a tick apart, so a case can split one head across TCP segments.
-      let i = 0;
-      const next = () => {
-        if (i < writes.length && !socket.destroyed) {
-          const chunk = writes[i++];
-          if (chunk === CLOSE) socket.end();
-          else {
-            socket.write(chunk);
-            setImmediate(next);
-          }
-        }
-      };
-      next();
-    }
-  });
-}
-
-async function startRaw(secure: boolean): Promise<RawServer> {
-  const state: RawServer = {
-    port: 0,
-    connections: 0,
-    requests: [],
-    script: () => [],
-    close: async () => {},
-  };
-  const sockets = new Set<net.Socket>();
-  const onSocket = (socket: net.Socket) => {
-    state.connections++;
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-    serve(socket, state);
-  };
-  const server = secure ? tls.createServer(LEAF, onSocket) : net.createServer(onSocket);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  state.port = (server.address() as AddressInfo).port;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    });
-  return state;
-}
-
-const ok = (body: string, extra = "") =>
-  `HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}\r\n${body}`;
-const chunked = (body: string) =>
-  `HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ntransfer-encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`;
-const CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n";
 
 /**
  * undici frees a connection for the next request one event-loop turn after a response ends (it queues that with
@@ -129,7 +46,7 @@ describe.each([
     });
   }
   beforeAll(async () => {
-    raw = await startRaw(secure);
+    raw = await startRawServer(secure);
   });
   afterAll(async () => {
     await client.close();
@@ -235,7 +152,7 @@ describe("interim responses through a proxy", () => {
   let raw: RawServer;
   beforeAll(async () => {
     proxy = await startProxy(ctx.sim);
-    raw = await startRaw(false);
+    raw = await startRawServer(false);
   });
   afterAll(async () => {
     await proxy.close();
@@ -281,7 +198,7 @@ describe("interim responses through a proxy", () => {
 describe("interim responses from an operator-trusted origin", () => {
   let raw: RawServer;
   beforeAll(async () => {
-    raw = await startRaw(false);
+    raw = await startRawServer(false);
   });
   afterAll(async () => {
     await raw.close();

@@ -1,9 +1,12 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONTINUE, type RawServer, startRawServer } from "../net/raw-server.js";
 
 // What a user of the package gets: the tarball `npm pack` makes (its prepare step builds dist/ as publishing
 // does), installed with npm into a folder that is not this repository, then used from there, as a user
@@ -57,7 +60,7 @@ beforeAll(async () => {
   writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "websift-consumer", private: true }));
   installed = await run(
     "npm",
-    // --foreground-scripts: install scripts print here, so the test sees what websift's postinstall did.
+    // --foreground-scripts: install scripts print here, so the test sees that websift runs none.
     ["install", join(work, filename), "--prefer-offline", "--no-audit", "--no-fund", "--foreground-scripts"],
     consumer,
     shellEnv(),
@@ -149,6 +152,100 @@ describe("the packed package, installed into a clean folder", () => {
       openaiTools: "function",
       result: { status: "disabled", results: [] },
     });
+  }, 60_000);
+});
+
+// The published undici, as npm installs it: what websift does with responses that undici alone handles otherwise
+// is websift's own code, shipped in dist/.
+describe("the installed package on responses undici alone gets wrong", () => {
+  let raw: RawServer;
+  beforeAll(async () => {
+    raw = await startRawServer();
+  });
+  afterAll(async () => {
+    await raw?.close();
+  });
+
+  /** Options that send every name the installed code looks up to the raw server, as the net tests do. */
+  const routed = () =>
+    `{ resolve: async () => ["93.184.215.14"], connectTo: () => ({ host: "127.0.0.1", port: ${raw.port} }) }`;
+
+  const page = (title: string, words: string) => {
+    const body = `<html><head><title>${title}</title></head><body><article><h1>${title}</h1><p>${words}</p></article></body></html>`;
+    return `HTTP/1.1 200 OK\r\ncontent-type: text/html; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  };
+
+  it("reads pages whose server sends 100 Continue before each answer: ok, keep-alive connection included", async () => {
+    let reused = 0;
+    raw.requests.length = 0;
+    raw.script = (index, line) => {
+      if (index > 0) reused++;
+      const path = line.split(" ")[1];
+      if (path === "/first")
+        return [CONTINUE, page("First page", "The first page, after an interim 100 Continue.")];
+      if (path === "/second")
+        return [CONTINUE, page("Second page", "The second page, after another 100 Continue.")];
+      return [CONTINUE, "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n"];
+    };
+    const script = `
+      const { createWebsift } = await import("websift");
+      const websift = createWebsift(${routed()});
+      const first = await websift.read("http://interim.example.com/first");
+      // undici frees the connection one turn after an answer: the next read then goes on the same connection.
+      await new Promise((resolve) => setImmediate(resolve));
+      const second = await websift.read("http://interim.example.com/second");
+      console.log(JSON.stringify([first, second].map((r) => ({ status: r.status, markdown: r.markdown }))));
+      await websift.close();`;
+    // The undici the package resolves is the published one, which on its own drops the connection on a 100.
+    const undiciParser = createRequire(join(consumer, "node_modules", "websift", "package.json")).resolve(
+      "undici/lib/dispatcher/client-h1.js",
+    );
+    expect(readFileSync(undiciParser, "utf8")).toMatch(
+      /if \(statusCode === 100\) \{\s+util\.destroy\(socket/,
+    );
+    const ran = await node(script, { WEBSIFT_STORE: "memory" });
+    expect(ran.code, ran.stderr).toBe(0);
+    const [first, second] = JSON.parse(ran.stdout) as { status: string; markdown: string }[];
+    expect(first.status).toBe("ok");
+    expect(first.markdown).toContain("The first page, after an interim 100 Continue.");
+    expect(second.status).toBe("ok");
+    expect(second.markdown).toContain("The second page, after another 100 Continue.");
+    expect(raw.requests).toContain("GET /second HTTP/1.1");
+    expect(reused).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("names malformed responses protocol and refuses more than 3 stacked codings, never crashing", async () => {
+    let layered = Buffer.from("<html><body><p>the innermost layer</p></body></html>");
+    for (let i = 0; i < 4; i++) layered = zlib.gzipSync(layered);
+    const head = "HTTP/1.1 200 OK\r\ncontent-type: text/html\r\n";
+    const answers: Record<string, string> = {
+      "/garbage": "\x00\x17garbage\xff\xfe not a response\r\n\r\n",
+      "/http09": "<html><body>an HTTP/0.9 answer</body></html>\r\n",
+      "/bogus-chunk-size": `${head}transfer-encoding: chunked\r\n\r\n5\r\nhello\r\nzz\r\nwhat\r\n0\r\n\r\n`,
+      "/negative-length": `${head}content-length: -5\r\n\r\nhello`,
+      "/gzip-layers": `${head}content-encoding: gzip, gzip, gzip, gzip\r\ncontent-length: ${layered.length}\r\n\r\n`,
+    };
+    raw.script = (_index, line) => {
+      const path = line.split(" ")[1];
+      if (path === "/gzip-layers") return [answers[path], layered];
+      return [answers[path] ?? "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n"];
+    };
+    const script = `
+      const { createNet, Deadline } = await import("websift");
+      const net = createNet({ ...${routed()}, env: {} });
+      const out = {};
+      for (const path of ${JSON.stringify(Object.keys(answers))}) {
+        const r = await net.request("http://malformed.example.com" + path, { deadline: Deadline.after(5000) });
+        out[path] = r.ok ? { ok: true, status: r.status } : { code: r.code, cap: r.cap };
+      }
+      console.log(JSON.stringify(out));
+      await net.close();`;
+    const ran = await node(script);
+    expect(ran.code, ran.stderr).toBe(0);
+    const out = JSON.parse(ran.stdout) as Record<string, { code?: string; cap?: unknown }>;
+    for (const path of ["/garbage", "/http09", "/bogus-chunk-size", "/negative-length"])
+      expect(out[path], path).toEqual({ code: "protocol" });
+    expect(out["/gzip-layers"]).toEqual({ code: "too_large", cap: { name: "coding_layers", limit: 3 } });
   }, 60_000);
 });
 

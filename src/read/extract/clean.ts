@@ -55,7 +55,7 @@ interface Candidate {
  * `loose` removes only what is never content (hidden subtrees, code, widgets)
  * and trusts no names or landmarks: the fallback for pages whose wrappers are misnamed.
  */
-export function cleanTree(doc: Document, mode: "strict" | "loose" = "strict"): void {
+export function cleanTree(doc: Document, mode: "strict" | "loose" = "strict", thread = false): void {
   const drop: Element[] = [];
   const soft: Candidate[] = [];
   const sides = new SiblingText();
@@ -89,7 +89,7 @@ export function cleanTree(doc: Document, mode: "strict" | "loose" = "strict"): v
     return true;
   });
   removeNodes(drop);
-  if (soft.length) removeChrome(doc, soft);
+  if (soft.length) removeChrome(doc, soft, thread);
 }
 
 const HEADER_NAME = /head/i;
@@ -134,7 +134,7 @@ const HEADER_SCAN = 300;
  * "header-wrap" or an ASP.NET page-wide <form> may hold the whole page, and a
  * forum thread is made of what a blog would call its comments.
  */
-function removeChrome(doc: Document, soft: Candidate[]): void {
+function removeChrome(doc: Document, soft: Candidate[], thread: boolean): void {
   const stats = new TextStatsIndex(doc);
   let total = 0;
   for (const child of doc.children) if (isTag(child)) total += stats.of(child).chars;
@@ -154,7 +154,7 @@ function removeChrome(doc: Document, soft: Candidate[]): void {
   const pageProse = prose.get(doc) ?? 0;
   const doomed: Element[] = [];
   for (const { el, kind } of soft) {
-    if (kind === "comments" && isThread) continue;
+    if (kind === "comments" && (isThread || (thread && holdsPosts(el)))) continue;
     // The page's running prose is its content whatever its wrapper is called ("newsArticleMeta").
     if (kind === "chrome" && (prose.get(el) ?? 0) > pageProse * 0.5) continue;
     const chars = stats.of(el).chars;
@@ -163,6 +163,15 @@ function removeChrome(doc: Document, soft: Candidate[]): void {
       doomed.push(el);
   }
   removeNodes(doomed);
+}
+
+/**
+ * On a page that says it is a thread (a forum's or a Q&A site's markup, a thread's URL), a comment section
+ * holding paragraphs is its replies, the posts the page is made of; one of one-line remarks under a post
+ * (Stack Exchange's comments) stays dropped.
+ */
+function holdsPosts(el: Element): boolean {
+  return !!findFirst(el, (d) => d.name === "p" || d.name === "blockquote");
 }
 
 // Phrasing elements: inside a line of text they are words of that line.

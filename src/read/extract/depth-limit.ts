@@ -9,15 +9,26 @@ const MAX_DEPTH = 250;
 
 /** Replaces every subtree deeper than MAX_DEPTH by its visible text, in place, without recursion. */
 export function limitDepth(doc: Document): void {
-  const stack: [AnyNode, number][] = doc.children.map((c) => [c, 1]);
-  while (stack.length) {
-    const [node, depth] = stack.pop()!;
-    if (!isTag(node)) continue;
+  // Two stacks side by side rather than one of pairs: no array allocated per node of the page.
+  const nodes: Element[] = [];
+  const depths: number[] = [];
+  for (const child of doc.children)
+    if (isTag(child)) {
+      nodes.push(child);
+      depths.push(1);
+    }
+  while (nodes.length) {
+    const node = nodes.pop()!;
+    const depth = depths.pop()!;
     if (depth >= MAX_DEPTH) {
       flatten(node);
       continue;
     }
-    for (const child of node.children) stack.push([child, depth + 1]);
+    for (const child of node.children)
+      if (isTag(child)) {
+        nodes.push(child);
+        depths.push(depth + 1);
+      }
   }
 }
 

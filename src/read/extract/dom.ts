@@ -164,8 +164,12 @@ export function textContent(node: AnyNode): string {
   return out;
 }
 
+// Where collapsing whitespace changes a text: a run of two, a whitespace character other than a space (the
+// rest of `\s`), or a space at either end. Most texts of a page have none, and a test costs less than a copy.
+const UNCOLLAPSED = /\s\s|[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]|^ | $/;
+
 export function collapseWhitespace(s: string): string {
-  return s.replace(/\s+/g, " ").trim();
+  return UNCOLLAPSED.test(s) ? s.replace(/\s+/g, " ").trim() : s;
 }
 
 export function isAncestor(a: Element, el: Element): boolean {

@@ -10,6 +10,7 @@ import { leadBefore, scoreContainers, topCandidate, withSiblings } from "./main-
 import { type Rendered, renderMarkdown } from "./markdown.js";
 import { loadMathConverter } from "./math.js";
 import { documentTitle, readMetadata } from "./metadata.js";
+import { holdsOnlyFurniture } from "./no-content.js";
 import { type PageKind, pageKind } from "./page-kind.js";
 import { dropOffProductSections } from "./product-sections.js";
 import { pruneContent } from "./prune.js";
@@ -40,12 +41,15 @@ export async function extractMarkdown(html: string, url: string): Promise<Extrac
   const baseUrl = baseUrlOf(doc, url);
   const declaredTitle = documentTitle(doc);
   const kind = pageKind(doc, url);
+  revealServerView(doc);
+  if (holdsOnlyFurniture(doc)) return { ...meta, markdown: "", links: [] };
   let best = extract(doc, "strict", declaredTitle, kind);
   // A short primary may mean a name or landmark took the article with it (a "sidebar" layout wrapper, an
   // unclosed <header>); a second pass that trusts no names wins when it finds clearly more.
   if (best.markdown.length < SETTINGS.minPrimaryChars) {
     const again = parseHtml(html);
     limitDepth(again);
+    revealServerView(again);
     const loose = extract(again, "loose", declaredTitle, kind);
     if (loose.markdown.length > best.markdown.length * SETTINGS.looseOverPrimary) best = loose;
   }
@@ -58,8 +62,7 @@ function extract(
   title: string | undefined,
   kind: PageKind,
 ): Rendered {
-  revealServerView(doc);
-  cleanTree(doc, mode);
+  cleanTree(doc, mode, kind === "forum");
   const root =
     findFirst(doc, (el) => el.name === "body") ??
     findFirst(doc, (el) => el.name === "html") ??
@@ -156,7 +159,7 @@ function mainContent(root: Element, kind: PageKind): { roots: Element[]; listing
     listing = run.chars * 2 > stats.of(picked[0]!).chars;
   }
   if (listing) pruneContent(picked, scores, stats, [...chosen, run!.parent], new Set(run!.items));
-  else pruneContent(picked, scores, stats, chosen);
+  else pruneContent(picked, scores, stats, chosen, undefined, kind === "product");
   dropBoilerplateText(picked, stats);
   return { roots: picked, listing };
 }

@@ -1,7 +1,7 @@
 import { CREDIT_TAIL } from "./boilerplate-text.js";
 import { renderCodeBlock } from "./code-block.js";
 import type { Element } from "./dom.js";
-import { findFirst, isInside, isTag, isText } from "./dom.js";
+import { collapseWhitespace, findFirst, isInside, isTag, isText } from "./dom.js";
 import { dropInvisible } from "./invisible.js";
 import { mathToLatex } from "./math.js";
 import { renderDataTable } from "./table.js";
@@ -238,6 +238,11 @@ function flattenLines(inline: string): string {
 
 function pushParagraph(inline: string, out: string[]): void {
   if (!inline || !/\S/.test(inline)) return;
+  // One line (no `<br>`), as most paragraphs are: the split and join below would change nothing.
+  if (!inline.includes("\n")) {
+    out.push(collapseWhitespace(inline));
+    return;
+  }
   const text = inline
     .split("\n")
     .map((line) => line.replace(/\s+/g, " ").trim())
@@ -253,7 +258,11 @@ function prefixLines(text: string, first: string, rest: string): string {
     .join("\n");
 }
 
+// Where making each whitespace run one space changes a text: a run of two, or whitespace other than a space.
+const UNSPACED = /\s\s|[\t\n\v\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+
 /** Source newlines in text are spaces; only `<br>` breaks a line. */
 function spaced(data: string): string {
-  return dropInvisible(data).replace(/\s+/g, " ");
+  const text = dropInvisible(data);
+  return UNSPACED.test(text) ? text.replace(/\s+/g, " ") : text;
 }

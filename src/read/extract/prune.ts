@@ -1,6 +1,7 @@
 import type { Element } from "./dom.js";
 import {
   collapseWhitespace,
+  findFirst,
   isAncestor,
   isHeading,
   isTag,
@@ -35,7 +36,7 @@ const CONDITIONAL = new Set([
  * prose (Readability's conditional cleaning): link lists, image grids, form
  * remnants and short fragments. A block holding `chosen` (the best container, when a wider region was
  * taken around it) stays: its link-heavy neighbours would otherwise take the content with them. The `items`
- * of a listing that is the content are kept whole.
+ * of a listing that is the content are kept whole; on a product page (`specs`), so are its specification rows.
  */
 export function pruneContent(
   roots: Element[],
@@ -43,6 +44,7 @@ export function pruneContent(
   stats: TextStatsIndex,
   chosen: Element[] = [],
   items: ReadonlySet<Element> = new Set(),
+  specs = false,
 ): void {
   for (const root of roots) {
     const rootChars = stats.of(root).chars;
@@ -63,7 +65,8 @@ export function pruneContent(
       // A run right beside the chosen content, in the same parent, continues it: a listicle's items after its
       // introduction ("The 10 best blenders": each item's heading links to the shop).
       const apart = !chosen.some((c) => isAncestor(c, el) || c.parent === el.parent);
-      if ((apart && isTeaserRun(el, stats)) || looksLikeWidget(el, scores, stats, rootChars)) removeNode(el);
+      if ((apart && isTeaserRun(el, stats)) || looksLikeWidget(el, scores, stats, rootChars, specs))
+        removeNode(el);
     }
   }
 }
@@ -82,6 +85,7 @@ function looksLikeWidget(
   scores: Map<Element, number>,
   stats: TextStatsIndex,
   rootChars: number,
+  specs: boolean,
 ): boolean {
   // The linked title of an item of a listing that makes most of the content (a category page) is the item's
   // title, not a link list; teasers beside an article are a minority of its text and still go.
@@ -118,7 +122,8 @@ function looksLikeWidget(
     s.chars < 25 &&
     s.headings === 0 &&
     (s.images === 0 || s.images > 2) &&
-    !isPrice(collapseWhitespace(textContent(el)))
+    !isPrice(collapseWhitespace(textContent(el))) &&
+    !(specs && holdsDefinition(el))
   )
     return true;
   const density = stats.linkDensity(el);
@@ -130,6 +135,15 @@ function looksLikeWidget(
     return true;
   if (named && density > SETTINGS.pruneNamedLinkDensity) return true;
   return false;
+}
+
+/**
+ * On a product page, a short block around a term and its definition is one row of its specifications
+ * ("Strike Type: Proof", a `<dl>` per row in grid cells), not a fragment of chrome. Elsewhere such rows are
+ * mostly a forum poster's statistics ("Joined: 2019"), which go.
+ */
+function holdsDefinition(el: Element): boolean {
+  return !!findFirst(el, (d) => d.name === "dd");
 }
 
 function isSubList(list: Element, stats: TextStatsIndex): boolean {

@@ -116,4 +116,12 @@ export const SETTINGS = {
    * sentences): a page with an article of its own is an article.
    */
   listUndeclaredMaxProse: 500,
+
+  /**
+   * A page with at most this many visible characters outside its header, menus and footer has no main content
+   * (a script-rendered shop saved before its script ran): nothing is returned rather than its footer.
+   */
+  noContentMaxChars: 100,
+  /** …unless its furniture holds a mostly unlinked paragraph this long: the page in a misnamed wrapper. */
+  noContentProseChars: 120,
 } as const;

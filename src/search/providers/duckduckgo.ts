@@ -132,6 +132,7 @@ export const duckduckgo: Provider = {
   hosts: HOSTS,
   budgetMs: 9000,
   configured: () => true,
+  readsFirst: (query) => ddgRegionOrder(query.region).map(ddgCooldownKey),
   async search(query, ctx, deadline) {
     const delayMs = numberSetting(ctx.settings, "ddgRetryDelayMs", DEFAULT_DDG_RETRY_DELAY_MS);
     const cooldownMs = numberSetting(ctx.settings, "ddgCooldownMs", DEFAULT_DDG_COOLDOWN_MS);

@@ -105,3 +105,73 @@ describe("the page behind an open modal", () => {
     expect(markdown).not.toContain("cloned slide");
   });
 });
+
+describe("a page with nothing but its frame", () => {
+  const frame = (inner: string) =>
+    page(
+      "",
+      '<header><a href="/">Shop</a><nav><a href="/deals">Deals</a><a href="/help">Help</a></nav></header>' +
+        `<div id="root">${inner}</div>` +
+        "<footer><h5>Our other sites</h5><p>Russian, Portuguese, Spanish, French, German, Italian, Dutch, Turkish, Japanese, Korean, Thai</p>" +
+        "<p>Shop Group Website, Shop Cloud, Shop International, Shop Telecom, Shop Marketplace, Shop Global</p></footer>",
+    );
+
+  it("gives no content, not its footer, when a script was to render the page", async () => {
+    const { markdown } = await extractMarkdown(
+      frame("<span>Loading…</span>"),
+      "https://example.org/item/1.html",
+    );
+    expect(markdown).toBe("");
+  });
+
+  it("keeps a short page's own text beside its frame", async () => {
+    const { markdown } = await extractMarkdown(
+      frame(`<h1>Summit Fire Pit</h1><p>${SENTENCE}</p>`),
+      "https://example.org/item/1.html",
+    );
+    expect(markdown).toContain("second row of vents");
+  });
+
+  it("reads the page an unclosed header holds", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        "",
+        `<header><a href="/">News</a><main><article><p>${SENTENCE}</p><p>${SENTENCE}</p></article></main>`,
+      ),
+      "https://example.org/news/1",
+    );
+    expect(markdown).toContain("second row of vents");
+  });
+});
+
+describe("product pages: specification rows", () => {
+  it("keeps a specifications grid laid out as one short <dl> per cell", async () => {
+    const row = (term: string, value: string) =>
+      `<div class="col"><dl><dt><span>${term}</span></dt><dd><span>${value}</span></dd></dl></div>`;
+    const { markdown } = await extractMarkdown(
+      page(
+        '<meta property="og:type" content="product">',
+        `<main><h1>Silver Proof Set</h1><p>${SENTENCE}</p><h2>Item specifics</h2>` +
+          `<div class="grid"><div class="row">${row("Strike Type", "Proof")}${row("Composition", "Silver")}</div>` +
+          `<div class="row">${row("Mint", "San Francisco")}${row("Grade", "PF 70")}</div></div><p>${SENTENCE}</p></main>`,
+      ),
+      "https://example.org/itm/1",
+    );
+    expect(markdown).toContain("Strike Type");
+    expect(markdown).toContain("San Francisco");
+  });
+});
+
+describe("a short page is still a page", () => {
+  it("keeps a line of text in the page's main landmark beside its menus and footer", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        "",
+        '<nav><a href="/">Home</a> <a href="/about">About</a></nav><main><article><h1>Tide notes</h1>' +
+          "<p>The harbour master posts the tide times at six.</p></article></main><footer>© Example</footer>",
+      ),
+      "https://example.org/tides",
+    );
+    expect(markdown).toContain("tide times at six");
+  });
+});

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { extractMarkdown } from "../../../src/read/extract/index.js";
+
+// A forum thread's replies are its content even where its markup calls them comments.
+
+const QUESTION =
+  "Our team moved from the old hosting plan to the new one last week, and since then every nightly backup has " +
+  "stopped half way through, with nothing in the logs except a timeout after forty minutes of copying files.";
+
+function page(body: string): string {
+  return `<!doctype html><html lang="en"><head><title>Forum</title></head><body>${body}</body></html>`;
+}
+
+const reply = (n: number, who: string) =>
+  `<li class="Item ItemComment"><div class="Comment"><a class="Username">${who}</a>` +
+  `<div class="Message"><p>Reply ${n}: the timeout is the proxy's, not the backup tool's; raise it to two hours and the copy finishes.</p></div></div></li>`;
+
+describe("forum threads: replies in comment-named markup", () => {
+  it("keeps every reply, authors and order, on a page that says it is a thread", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        // A long opening post: the thread is not mostly its replies.
+        `<main><h1>Backups stop half way</h1><div class="Discussion">${`<p>${QUESTION}</p>`.repeat(8)}</div>` +
+          `<div class="CommentsWrap"><ul class="Comments">${reply(1, "linc")}${reply(2, "k17")}${reply(3, "mcrouse")}</ul></div></main>`,
+      ),
+      "https://forum.example.org/discussion/39620/backups-stop-half-way",
+    );
+    expect(markdown).toContain("Reply 1:");
+    expect(markdown).toContain("k17");
+    expect(markdown.indexOf("Reply 2:")).toBeLessThan(markdown.indexOf("Reply 3:"));
+  });
+
+  it("drops one-line remarks under a post (Stack Exchange's comments) and a blog's comments", async () => {
+    const remarks =
+      '<div class="comments"><ul class="comments-list"><li class="comment"><span class="comment-copy">Which proxy is it? Commented May 2, 2009</span></li></ul></div>';
+    const answers = `<div class="answer"><p>${QUESTION}</p></div><div class="answer"><p>${QUESTION}</p></div>`;
+    const thread = await extractMarkdown(
+      page(
+        `<main><h1>Why is RAID not a backup?</h1><div class="question"><p>${QUESTION}</p>${remarks}</div>${answers}</main>`,
+      ),
+      "https://serverfault.com/questions/2888/why-is-raid-not-a-backup",
+    );
+    expect(thread.markdown).not.toContain("Which proxy is it?");
+    const blog = await extractMarkdown(
+      page(
+        `<article><h1>Backups stop half way</h1><p>${QUESTION}</p><p>${QUESTION}</p></article>` +
+          `<div class="CommentsWrap"><ul class="Comments">${reply(1, "linc")}</ul></div>`,
+      ),
+      "https://blog.example.org/2024/backups-stop-half-way",
+    );
+    expect(blog.markdown).not.toContain("Reply 1:");
+  });
+});
