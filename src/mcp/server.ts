@@ -142,7 +142,6 @@ function limited(name: string, handle: Handle, limit: CallLimit, options: McpSer
       );
     try {
       const out = await handle(args, extra);
-      await progressInFlight.get(extra);
       // A cancelled call: the SDK sends nothing back for it.
       return out ? toolResult(out) : errorResult("cancelled");
     } catch (err) {
@@ -160,13 +159,7 @@ function contextOf(extra: Extra): CallContext {
   return { sessionId: extra.sessionId, signal: extra.signal, progress: progressSender(extra) };
 }
 
-/** Each call's progress notifications still on their way, so its result is sent only after them. */
-const progressInFlight = new WeakMap<Extra, Promise<void>>();
-
-/**
- * MCP progress notifications, only when the client asked for them with a progressToken. They are chained: the
- * transport's send is asynchronous, and a client reads "✅ Answered" after the result as a stale update.
- */
+/** MCP progress notifications, only when the client asked for them with a progressToken. */
 function progressSender(extra: Extra): ((message: string) => void) | undefined {
   const token = extra._meta?.progressToken;
   if (token === undefined) return undefined;
@@ -174,10 +167,11 @@ function progressSender(extra: Extra): ((message: string) => void) | undefined {
   return (message) => {
     if (extra.signal.aborted) return;
     progress++;
-    const params = { progressToken: token, progress, message };
-    const sent = (progressInFlight.get(extra) ?? Promise.resolve())
-      .then(() => extra.sendNotification({ method: "notifications/progress", params }))
+    extra
+      .sendNotification({
+        method: "notifications/progress",
+        params: { progressToken: token, progress, message },
+      })
       .catch(() => {});
-    progressInFlight.set(extra, sent);
   };
 }
