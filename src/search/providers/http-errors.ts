@@ -59,14 +59,6 @@ export function retryAfterSeconds(headers: Record<string, string>, now = Date.no
   return parseRetryAfter(headers["retry-after"], now);
 }
 
-/** A provider's own error text, made fit for one line of an error message. */
-export function oneLine(text: unknown, max = 200): string | undefined {
-  if (typeof text !== "string") return undefined;
-  const line = text.replace(/\s+/g, " ").trim();
-  if (!line) return undefined;
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
 /**
  * Deep copy of `value` with every secret replaced. Providers echo keys back in their error bodies ("API key
  * test-… is invalid"), so every outcome leaves a keyed provider through this.
