@@ -79,6 +79,8 @@ export class NetError extends Error {
     message: string,
     readonly phase?: NetPhase,
     readonly cap?: NetCap,
+    /** The status of a response refused after its head (a cap), for the failure's `httpStatus`. */
+    readonly httpStatus?: number,
   ) {
     super(message);
     this.name = "NetError";
@@ -103,6 +105,7 @@ export function classifyError(err: unknown, url: string, phase: NetPhase): NetFa
     return netFailure(err.code, err.message, url, {
       phase: err.phase ?? phase,
       ...(err.cap ? { cap: err.cap } : {}),
+      ...(err.httpStatus !== undefined ? { httpStatus: err.httpStatus } : {}),
     });
   const e = err as { code?: string; message?: string; cause?: unknown; name?: string };
   const code = e?.code ?? (e?.cause as { code?: string } | undefined)?.code ?? "";
