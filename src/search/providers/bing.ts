@@ -48,6 +48,7 @@ export const bing: Provider = {
   name: "bing",
   kind: "keyless",
   paid: false,
+  auto: { rank: 61, group: "keyless" },
   native: { region: true, language: true, safesearch: true },
   hosts: HOSTS,
   budgetMs: 9000,

@@ -39,6 +39,7 @@ export const braveWeb: Provider = {
   name: "brave-web",
   kind: "keyless",
   paid: false,
+  auto: { rank: 64, group: "keyless" },
   native: { region: true, safesearch: true, timeRange: true },
   hosts: HOSTS,
   budgetMs: 9000,

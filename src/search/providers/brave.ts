@@ -37,6 +37,8 @@ export const brave: Provider = {
   name: "brave",
   kind: "keyed",
   paid: true,
+  auto: { rank: 40 },
+  keyEnv: ["BRAVE_API_KEY"],
   native: { region: true, language: true, safesearch: true, timeRange: true },
   budgetMs: 5000,
   configured: (env) => Boolean(env.BRAVE_API_KEY),

@@ -11,6 +11,8 @@ export const exa: Provider = {
   name: "exa",
   kind: "keyed",
   paid: true,
+  auto: { rank: 20 },
+  keyEnv: ["EXA_API_KEY"],
   native: { timeRange: true, domains: 1200 },
   budgetMs: 5000,
   configured: (env) => Boolean(env.EXA_API_KEY),

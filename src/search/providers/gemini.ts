@@ -22,6 +22,7 @@ export const gemini: Provider = {
   name: "gemini",
   kind: "model",
   paid: true,
+  keyEnv: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
   native: {},
   budgetMs: 10_000,
   configured: (env) => Boolean(geminiKey(env)),

@@ -35,6 +35,7 @@ export const mojeek: Provider = {
   name: "mojeek",
   kind: "keyless",
   paid: false,
+  auto: { rank: 62, group: "keyless" },
   native: { safesearch: true, timeRange: true },
   hosts: HOSTS,
   budgetMs: 9000,

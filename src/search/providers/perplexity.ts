@@ -12,6 +12,8 @@ export const perplexity: Provider = {
   name: "perplexity",
   kind: "model",
   paid: true,
+  auto: { rank: 10 },
+  keyEnv: ["PERPLEXITY_API_KEY"],
   native: { timeRange: true, domains: MAX_DOMAINS },
   // A model searches, reads and writes before answering: slower than a plain search API.
   budgetMs: 10_000,

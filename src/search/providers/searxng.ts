@@ -18,6 +18,8 @@ export const searxng: Provider = {
   name: "searxng",
   kind: "self-hosted",
   paid: false,
+  auto: { rank: 50 },
+  keyEnv: ["SEARXNG_URL"],
   native: { language: true, safesearch: true, timeRange: true },
   // SearXNG waits on scraped engines itself, so it gets a scraped engine's budget.
   budgetMs: 9000,

@@ -35,6 +35,7 @@ export const startpage: Provider = {
   name: "startpage",
   kind: "keyless",
   paid: false,
+  auto: { rank: 63, group: "keyless" },
   native: { safesearch: true, timeRange: true },
   hosts: HOSTS,
   budgetMs: 9000,

@@ -10,6 +10,8 @@ export const tavily: Provider = {
   name: "tavily",
   kind: "keyed",
   paid: true,
+  auto: { rank: 30 },
+  keyEnv: ["TAVILY_API_KEY"],
   native: { timeRange: true, domains: 300 },
   budgetMs: 5000,
   configured: (env) => Boolean(env.TAVILY_API_KEY),

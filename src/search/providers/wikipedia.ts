@@ -201,6 +201,7 @@ export const wikipedia: Provider = {
   name: "wikipedia",
   kind: "keyless",
   paid: false,
+  auto: { rank: 90 },
   native: { language: true },
   hosts: HOSTS,
   budgetMs: 5000,
