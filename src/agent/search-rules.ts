@@ -321,8 +321,6 @@ const unicodeWords = (re: RegExp) => new RegExp(re.source.replaceAll("\\b", UNIC
 for (const rules of Object.values(TABLES))
   for (const rule of rules) rule.pattern = unicodeWords(rule.pattern);
 
-export const RULE_LANGUAGES = Object.keys(TABLES);
-
 export interface RuleVerdict {
   verdict: "stay" | "search" | "ambiguous";
   /** `<language>:<rule>`, e.g. "de:weather". */

@@ -17,6 +17,7 @@ import {
 import { interimTolerantFactory } from "./interim-responses.js";
 import { type ProxyEnv, proxyEnvFrom, proxyFor } from "./proxy.js";
 import { resolveWithin, systemResolve } from "./resolver.js";
+import { parseRetryAfter } from "./retry-after.js";
 import { trustContext } from "./trust.js";
 import { checkUrl, type Resolve, vetAddresses } from "./url-policy.js";
 
@@ -452,16 +453,6 @@ function timeoutFailure(deadline: Deadline, url: string, phase: NetPhase): NetFa
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
-
-/** Retry-After as seconds: either a number of seconds or an HTTP date. */
-export function parseRetryAfter(value: string | undefined): number | undefined {
-  if (!value) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  const at = Date.parse(trimmed);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
 /** A class rather than an object literal with closures: one allocation per response on the hot path. */

@@ -1,7 +1,8 @@
 import type { Deadline } from "../../core/deadline.js";
+import { optionalLine } from "../../core/one-line.js";
 import type { Net } from "../../net/client.js";
 import { EXA_API, exaFailure, exaHeaders } from "../../search/providers/exa.js";
-import { badResponse, oneLine } from "../../search/providers/http-errors.js";
+import { badResponse } from "../../search/providers/http-errors.js";
 import { failed, hostOf, keyedRead, noText, type ProviderRead, resultFor } from "./keyed-read.js";
 
 export type ExaContents = ProviderRead<"exa-contents">;
@@ -55,6 +56,6 @@ export function parseExaContents(body: unknown, url: string): ExaContents {
   const result = resultFor(b.results, (r) => r?.url === url || r?.id === url);
   const markdown = typeof result?.text === "string" ? result.text.trim() : "";
   if (!markdown) return noText("exa-contents", url);
-  const title = oneLine(result?.title, 300);
+  const title = optionalLine(result?.title, 300);
   return { ok: true, markdown, source: "exa-contents", ...(title ? { title } : {}) };
 }

@@ -1,6 +1,7 @@
 import type { Deadline } from "../../core/deadline.js";
+import { optionalLine } from "../../core/one-line.js";
 import type { Net } from "../../net/client.js";
-import { badResponse, oneLine } from "../../search/providers/http-errors.js";
+import { badResponse } from "../../search/providers/http-errors.js";
 import { TAVILY_API, tavilyFailure, tavilyHeaders } from "../../search/providers/tavily.js";
 import { failed, hostOf, keyedRead, noText, type ProviderRead, resultFor } from "./keyed-read.js";
 
@@ -47,7 +48,7 @@ export function parseTavilyExtract(body: unknown, url: string): TavilyExtract {
   // Partial failures come back with HTTP 200.
   const failure = (Array.isArray(b.failed_results) ? b.failed_results : []).find((f) => f?.url === url);
   if (failure) {
-    const why = oneLine(failure.error);
+    const why = optionalLine(failure.error, 200);
     return failed({
       status: "error",
       code: "extract_failed",

@@ -1,4 +1,5 @@
 import type { Deadline } from "../../core/deadline.js";
+import { optionalLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
 import type { NetResponse } from "../../net/client.js";
 import type { Provider, ProviderContext, ProviderHit, ProviderOutcome, ProviderQuery } from "../provider.js";
@@ -6,7 +7,6 @@ import { cleanText } from "../serp/text.js";
 import {
   badResponse,
   httpFailure,
-  oneLine,
   rateLimited,
   retryAfterSeconds,
   scrubbedLog,
@@ -145,7 +145,7 @@ export function parseBraveResponse(body: unknown, limit = 20): ProviderOutcome {
     hits.push({
       title: plainText(typeof r.title === "string" ? r.title : r.url),
       url: r.url,
-      snippet: oneLine(plainText(description), 600) ?? "",
+      snippet: optionalLine(plainText(description), 600) ?? "",
       ...(typeof r.page_age === "string" ? { date: r.page_age } : {}),
     });
     if (hits.length >= limit) break;
@@ -179,7 +179,7 @@ function braveError(body: unknown): BraveError | undefined {
 export function braveFailure(res: NetResponse): Failure {
   const error = braveError(res.json());
   const code = typeof error?.code === "string" ? error.code : undefined;
-  const detail = oneLine(error?.detail);
+  const detail = optionalLine(error?.detail, 200);
   const missingKey = error?.meta?.errors?.some(
     (e) => Array.isArray(e.loc) && e.loc.map(String).includes("x-subscription-token"),
   );

@@ -1,7 +1,8 @@
+import { optionalLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
 import type { NetResponse } from "../../net/client.js";
 import type { Provider, ProviderHit, ProviderOutcome, ProviderQuery } from "../provider.js";
-import { badResponse, httpFailure, oneLine, transportFailure, withoutSecrets } from "./http-errors.js";
+import { badResponse, httpFailure, transportFailure, withoutSecrets } from "./http-errors.js";
 
 export const EXA_API = "https://api.exa.ai";
 const DAYS = { d: 1, w: 7, m: 30, y: 365 } as const;
@@ -72,7 +73,7 @@ export function parseExaResponse(body: unknown, limit = 100): ProviderOutcome {
     if (typeof r?.url !== "string" || !/^https?:\/\//i.test(r.url)) continue;
     // title, author and publishedDate are nullable.
     hits.push({
-      title: oneLine(r.title) ?? r.url,
+      title: optionalLine(r.title, 200) ?? r.url,
       url: r.url,
       snippet: exaSnippet(r),
       ...(typeof r.publishedDate === "string" && r.publishedDate ? { date: r.publishedDate } : {}),
@@ -87,9 +88,9 @@ function exaSnippet(r: ExaResult): string {
     ? r.highlights.filter((x) => typeof x === "string").join(" … ")
     : "";
   return (
-    oneLine(highlights, SNIPPET_CHARS) ??
-    oneLine(r.text, SNIPPET_CHARS) ??
-    oneLine(r.summary, SNIPPET_CHARS) ??
+    optionalLine(highlights, SNIPPET_CHARS) ??
+    optionalLine(r.text, SNIPPET_CHARS) ??
+    optionalLine(r.summary, SNIPPET_CHARS) ??
     ""
   );
 }
@@ -98,7 +99,7 @@ function exaSnippet(r: ExaResult): string {
 export function exaFailure(res: NetResponse): Failure {
   const body = res.json<{ error?: unknown; tag?: unknown }>();
   const tag = typeof body?.tag === "string" ? body.tag : undefined;
-  const detail = oneLine(body?.error) ?? tag;
+  const detail = optionalLine(body?.error, 200) ?? tag;
   if (res.status === 401 || tag === "INVALID_API_KEY")
     return { status: "error", code: "key_rejected", message: `exa: key rejected (HTTP ${res.status})` };
   if (res.status === 402 || res.status === 403)

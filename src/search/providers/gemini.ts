@@ -1,15 +1,9 @@
 import type { Deadline } from "../../core/deadline.js";
+import { optionalLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
 import type { Net, NetResponse } from "../../net/client.js";
 import type { Provider, ProviderAnswer, ProviderHit, ProviderOutcome } from "../provider.js";
-import {
-  badResponse,
-  httpFailure,
-  oneLine,
-  scrubbedLog,
-  transportFailure,
-  withoutSecrets,
-} from "./http-errors.js";
+import { badResponse, httpFailure, scrubbedLog, transportFailure, withoutSecrets } from "./http-errors.js";
 
 const API = "https://generativelanguage.googleapis.com/v1beta/models";
 export const DEFAULT_GEMINI_MODEL = "gemini-2.5-flash";
@@ -115,7 +109,7 @@ export function parseGeminiResponse(body: unknown, limit = 20): ProviderOutcome 
     seen.add(url);
     // web.title is usually the source's domain, not its page title.
     hits.push({
-      title: oneLine(chunk.web?.title) ?? new URL(url).hostname,
+      title: optionalLine(chunk.web?.title, 200) ?? new URL(url).hostname,
       url,
       snippet: supportedText(supports, index),
     });
@@ -137,7 +131,7 @@ function supportedText(
     .filter((s) => Array.isArray(s?.groundingChunkIndices) && s.groundingChunkIndices.includes(index))
     .map((s) => (typeof s.segment?.text === "string" ? s.segment.text.replace(/\*\*|__/g, "") : ""))
     .filter(Boolean);
-  return oneLine(texts.join(" "), 300) ?? "";
+  return optionalLine(texts.join(" "), 300) ?? "";
 }
 
 function absoluteHttpUrl(raw: string): string | undefined {
@@ -209,7 +203,7 @@ interface GoogleError {
 export function geminiFailure(res: NetResponse): Failure {
   const error = res.json<{ error?: GoogleError }>()?.error;
   const details = Array.isArray(error?.details) ? error.details : [];
-  const detail = oneLine(error?.message);
+  const detail = optionalLine(error?.message, 200);
   const keyInvalid =
     details.some((d) => d?.reason === "API_KEY_INVALID") || /api key not valid/i.test(detail ?? "");
   if (res.status === 403 || keyInvalid)

@@ -1,7 +1,8 @@
+import { optionalLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
 import type { NetResponse } from "../../net/client.js";
 import type { Provider, ProviderAnswer, ProviderHit, ProviderOutcome, ProviderQuery } from "../provider.js";
-import { badResponse, httpFailure, oneLine, transportFailure, withoutSecrets } from "./http-errors.js";
+import { badResponse, httpFailure, transportFailure, withoutSecrets } from "./http-errors.js";
 
 const ENDPOINT = "https://api.perplexity.ai/chat/completions";
 const MODEL = "sonar";
@@ -88,9 +89,9 @@ export function parsePerplexityResponse(body: unknown, limit = 20): ProviderOutc
   for (const r of (Array.isArray(b.search_results) ? b.search_results : []) as SearchResult[]) {
     if (typeof r?.url !== "string") continue;
     add({
-      title: oneLine(r.title) ?? titleFromUrl(r.url),
+      title: optionalLine(r.title, 200) ?? titleFromUrl(r.url),
       url: r.url,
-      snippet: oneLine(r.snippet, 600) ?? "",
+      snippet: optionalLine(r.snippet, 600) ?? "",
       ...(typeof r.date === "string" && r.date ? { date: r.date } : {}),
     });
   }
@@ -128,7 +129,7 @@ export function citedFor(content: string, n: number): string {
         .replace(/^[-*]\s+/, ""),
     )
     .join(" ");
-  return oneLine(text, 300) ?? "";
+  return optionalLine(text, 300) ?? "";
 }
 
 function titleFromUrl(url: string): string {
@@ -143,7 +144,7 @@ function titleFromUrl(url: string): string {
 
 export function perplexityFailure(res: NetResponse): Failure {
   const body = res.json<{ error?: { message?: unknown; type?: unknown } }>();
-  const detail = oneLine(body?.error?.message);
+  const detail = optionalLine(body?.error?.message, 200);
   if (res.status === 401)
     return { status: "error", code: "key_rejected", message: "perplexity: key rejected (HTTP 401)" };
   return httpFailure("perplexity", res, detail);

@@ -1,13 +1,7 @@
+import { oneLine, optionalLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
 import type { Provider, ProviderAnswer, ProviderHit, ProviderOutcome, ProviderQuery } from "../provider.js";
-import {
-  badResponse,
-  httpFailure,
-  oneLine,
-  rateLimited,
-  retryAfterSeconds,
-  transportFailure,
-} from "./http-errors.js";
+import { badResponse, httpFailure, rateLimited, retryAfterSeconds, transportFailure } from "./http-errors.js";
 
 /** Engines that answered scripted traffic reliably in field use; `SEARXNG_ENGINES=""` lets the instance choose. */
 export const DEFAULT_SEARXNG_ENGINES = "bing,360search";
@@ -124,9 +118,9 @@ export function parseSearxngResponse(body: unknown, limit = 20): ProviderOutcome
   for (const r of b.results as SearxResult[]) {
     if (typeof r?.url !== "string" || !/^https?:\/\//i.test(r.url)) continue;
     hits.push({
-      title: oneLine(r.title) ?? r.url,
+      title: optionalLine(r.title, 200) ?? r.url,
       url: r.url,
-      snippet: oneLine(r.content, 600) ?? "",
+      snippet: optionalLine(r.content, 600) ?? "",
       ...(typeof r.publishedDate === "string" && r.publishedDate ? { date: r.publishedDate } : {}),
     });
     if (hits.length >= limit) break;
@@ -155,11 +149,11 @@ function unresponsiveEngines(raw: unknown): string[] {
 /** Recent versions send answer objects, old ones plain strings; an infobox is the fallback. */
 function searxngAnswer(answers: unknown, infoboxes: unknown): ProviderAnswer | undefined {
   const first = Array.isArray(answers) ? answers[0] : undefined;
-  if (typeof first === "string" && oneLine(first))
-    return { text: oneLine(first, 1000)!, kind: "answer", modelGenerated: false };
+  if (typeof first === "string" && optionalLine(first, 200))
+    return { text: optionalLine(first, 1000)!, kind: "answer", modelGenerated: false };
   if (first && typeof first === "object") {
     const a = first as { answer?: unknown; url?: unknown; engine?: unknown };
-    const text = oneLine(a.answer, 1000);
+    const text = optionalLine(a.answer, 1000);
     if (text)
       return {
         text,
@@ -172,7 +166,7 @@ function searxngAnswer(answers: unknown, infoboxes: unknown): ProviderAnswer | u
   const box = Array.isArray(infoboxes)
     ? (infoboxes[0] as { content?: unknown; infobox?: unknown; id?: unknown })
     : undefined;
-  const text = oneLine(box?.content, 1000);
+  const text = optionalLine(box?.content, 1000);
   if (!text) return undefined;
   return {
     text,

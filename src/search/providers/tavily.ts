@@ -1,7 +1,8 @@
+import { optionalLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
 import type { NetResponse } from "../../net/client.js";
 import type { Provider, ProviderHit, ProviderOutcome, ProviderQuery } from "../provider.js";
-import { badResponse, httpFailure, oneLine, transportFailure, withoutSecrets } from "./http-errors.js";
+import { badResponse, httpFailure, transportFailure, withoutSecrets } from "./http-errors.js";
 
 export const TAVILY_API = "https://api.tavily.com";
 const TIME_RANGE = { d: "day", w: "week", m: "month", y: "year" } as const;
@@ -62,15 +63,15 @@ export function parseTavilyResponse(body: unknown, limit = 20): ProviderOutcome 
   for (const r of b.results as TavilyResult[]) {
     if (typeof r?.url !== "string" || !/^https?:\/\//i.test(r.url)) continue;
     hits.push({
-      title: oneLine(r.title) ?? r.url,
+      title: optionalLine(r.title, 200) ?? r.url,
       url: r.url,
       // `content` is a chunk of the page (often markdown), not a SERP snippet: keep it short.
-      snippet: oneLine(r.content, 600) ?? "",
+      snippet: optionalLine(r.content, 600) ?? "",
       ...(typeof r.published_date === "string" && r.published_date ? { date: r.published_date } : {}),
     });
     if (hits.length >= limit) break;
   }
-  const text = oneLine(b.answer, 2000);
+  const text = optionalLine(b.answer, 2000);
   const answer = text
     ? { answer: { text, kind: "model" as const, modelGenerated: true, source: "tavily" } }
     : {};
@@ -80,7 +81,7 @@ export function parseTavilyResponse(body: unknown, limit = 20): ProviderOutcome 
 /** Tavily's own codes: 432 is the plan's credit limit, 433 the pay-as-you-go limit; errors sit in detail.error. */
 export function tavilyFailure(res: NetResponse): Failure {
   const body = res.json<{ detail?: { error?: unknown } | string }>();
-  const detail = oneLine(typeof body?.detail === "string" ? body.detail : body?.detail?.error);
+  const detail = optionalLine(typeof body?.detail === "string" ? body.detail : body?.detail?.error, 200);
   if (res.status === 432 || res.status === 433)
     return {
       status: "quota",
