@@ -2,8 +2,6 @@ import type { Deadline } from "../../core/deadline.js";
 import { optionalLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
 import type { NetResponse } from "../../net/client.js";
-import type { Provider, ProviderContext, ProviderHit, ProviderOutcome, ProviderQuery } from "../provider.js";
-import { cleanText } from "../serp/text.js";
 import {
   badResponse,
   httpFailure,
@@ -12,7 +10,9 @@ import {
   scrubbedLog,
   transportFailure,
   withoutSecrets,
-} from "./http-errors.js";
+} from "../../provider-http/http-errors.js";
+import type { Provider, ProviderContext, ProviderHit, ProviderOutcome, ProviderQuery } from "../provider.js";
+import { cleanText } from "../serp/text.js";
 
 const ENDPOINT = "https://api.search.brave.com/res/v1/web/search";
 const DEFAULT_INTERVAL_MS = 1000;

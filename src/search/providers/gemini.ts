@@ -2,8 +2,14 @@ import type { Deadline } from "../../core/deadline.js";
 import { optionalLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
 import type { Net, NetResponse } from "../../net/client.js";
+import {
+  badResponse,
+  httpFailure,
+  scrubbedLog,
+  transportFailure,
+  withoutSecrets,
+} from "../../provider-http/http-errors.js";
 import type { Provider, ProviderAnswer, ProviderHit, ProviderOutcome } from "../provider.js";
-import { badResponse, httpFailure, scrubbedLog, transportFailure, withoutSecrets } from "./http-errors.js";
 
 const API = "https://generativelanguage.googleapis.com/v1beta/models";
 export const DEFAULT_GEMINI_MODEL = "gemini-2.5-flash";

@@ -1,8 +1,13 @@
 import { optionalLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
 import type { NetResponse } from "../../net/client.js";
+import {
+  badResponse,
+  httpFailure,
+  transportFailure,
+  withoutSecrets,
+} from "../../provider-http/http-errors.js";
 import type { Provider, ProviderAnswer, ProviderHit, ProviderOutcome, ProviderQuery } from "../provider.js";
-import { badResponse, httpFailure, transportFailure, withoutSecrets } from "./http-errors.js";
 
 const ENDPOINT = "https://api.perplexity.ai/chat/completions";
 const MODEL = "sonar";

@@ -1,7 +1,13 @@
 import { oneLine, optionalLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
+import {
+  badResponse,
+  httpFailure,
+  rateLimited,
+  retryAfterSeconds,
+  transportFailure,
+} from "../../provider-http/http-errors.js";
 import type { Provider, ProviderAnswer, ProviderHit, ProviderOutcome, ProviderQuery } from "../provider.js";
-import { badResponse, httpFailure, rateLimited, retryAfterSeconds, transportFailure } from "./http-errors.js";
 
 /** Engines that answered scripted traffic reliably in field use; `SEARXNG_ENGINES=""` lets the instance choose. */
 export const DEFAULT_SEARXNG_ENGINES = "bing,360search";
