@@ -3,7 +3,7 @@ import { optionalLine } from "../core/one-line.js";
 import type { Failure } from "../core/status.js";
 import type { NetResponse } from "../net/client.js";
 import { httpFailure } from "./http-errors.js";
-import { maybeText } from "./json-fields.js";
+import { anyField, maybeText } from "./json-fields.js";
 
 /** Exa's API, shared by its search provider and its page reader. */
 export const EXA_API = "https://api.exa.ai";
@@ -12,7 +12,7 @@ export function exaHeaders(key: string | undefined): Record<string, string> {
   return { "x-api-key": key ?? "", "content-type": "application/json", accept: "application/json" };
 }
 
-const ExaError = z.object({ error: z.unknown(), tag: maybeText });
+const ExaError = z.object({ error: anyField, tag: maybeText });
 
 /** Exa errors carry `{requestId, error, tag}`; 402/403 mean the credits ran out. */
 export function exaFailure(res: NetResponse): Failure {

@@ -9,6 +9,9 @@ export const maybe = <T extends z.ZodType>(schema: T) => schema.optional().catch
 
 export const maybeText = maybe(z.string());
 
+/** A field read as it comes (checked where it is used); zod requires an unknown-typed key unless it is optional. */
+export const anyField = z.unknown().optional();
+
 /** A list whose entries that do not fit are left out (a null among the results), not the whole list refused. */
 export const listOf = <T extends z.ZodType>(item: T) =>
   z.array(z.unknown()).transform((items) =>

@@ -3,7 +3,7 @@ import { optionalLine } from "../core/one-line.js";
 import type { Failure } from "../core/status.js";
 import type { NetResponse } from "../net/client.js";
 import { httpFailure } from "./http-errors.js";
-import { maybe } from "./json-fields.js";
+import { anyField, maybe } from "./json-fields.js";
 
 /** Tavily's API, shared by its search provider and its page reader. */
 export const TAVILY_API = "https://api.tavily.com";
@@ -13,7 +13,7 @@ export function tavilyHeaders(key: string | undefined): Record<string, string> {
 }
 
 const TavilyError = z.object({
-  detail: maybe(z.union([z.string(), z.object({ error: z.unknown() })])),
+  detail: maybe(z.union([z.string(), z.object({ error: anyField })])),
 });
 
 /** Tavily's own codes: 432 is the plan's credit limit, 433 the pay-as-you-go limit; errors sit in detail.error. */

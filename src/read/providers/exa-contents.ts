@@ -4,7 +4,7 @@ import { optionalLine } from "../../core/one-line.js";
 import type { Net } from "../../net/client.js";
 import { EXA_API, exaFailure, exaHeaders } from "../../provider-http/exa-api.js";
 import { badResponse } from "../../provider-http/http-errors.js";
-import { entriesOf, maybe, maybeText } from "../../provider-http/json-fields.js";
+import { anyField, entriesOf, maybe, maybeText } from "../../provider-http/json-fields.js";
 import { keyedJson } from "../../provider-http/keyed-json.js";
 import { failed, hostOf, MAX_READ_BYTES, noText, type ProviderRead, resultFor } from "./keyed-read.js";
 
@@ -38,12 +38,12 @@ export async function contentsWithExa(
 }
 
 const ContentsBody = z.object({
-  results: entriesOf(z.object({ id: z.unknown(), url: z.unknown(), title: z.unknown(), text: maybeText })),
+  results: entriesOf(z.object({ id: anyField, url: anyField, title: anyField, text: maybeText })),
   statuses: maybe(
     entriesOf(
       z.object({
-        id: z.unknown(),
-        status: z.unknown(),
+        id: anyField,
+        status: anyField,
         error: maybe(z.object({ tag: maybeText, httpStatusCode: maybe(z.number()) })),
       }),
     ),

@@ -3,7 +3,7 @@ import type { Deadline } from "../../core/deadline.js";
 import { optionalLine } from "../../core/one-line.js";
 import type { Net } from "../../net/client.js";
 import { badResponse } from "../../provider-http/http-errors.js";
-import { entriesOf, maybe, maybeText } from "../../provider-http/json-fields.js";
+import { anyField, entriesOf, maybe, maybeText } from "../../provider-http/json-fields.js";
 import { keyedJson } from "../../provider-http/keyed-json.js";
 import { TAVILY_API, tavilyFailure, tavilyHeaders } from "../../provider-http/tavily-api.js";
 import { failed, hostOf, MAX_READ_BYTES, noText, type ProviderRead, resultFor } from "./keyed-read.js";
@@ -42,8 +42,8 @@ export async function extractWithTavily(
 }
 
 const ExtractBody = z.object({
-  results: entriesOf(z.object({ url: z.unknown(), raw_content: maybeText })),
-  failed_results: maybe(entriesOf(z.object({ url: z.unknown(), error: z.unknown() }))),
+  results: entriesOf(z.object({ url: anyField, raw_content: maybeText })),
+  failed_results: maybe(entriesOf(z.object({ url: anyField, error: anyField }))),
 });
 
 export function parseTavilyExtract(body: unknown, url: string): TavilyExtract {
