@@ -6,6 +6,7 @@ import Fastify, {
   type FastifyServerOptions,
 } from "fastify";
 import { isLoopbackHost } from "../mcp/http-guard.js";
+import type { Clock } from "../session/clock.js";
 import { oneLine } from "../session/one-line.js";
 import { registerApi } from "./api.js";
 import { ClientLimits } from "./client-limits.js";
@@ -28,6 +29,8 @@ export interface ServeAppOptions extends GuardOptions {
   maxStreamsPerClient?: number;
   /** Keep-alive comment interval of the event streams (default 15 s). */
   keepAliveMs?: number;
+  /** The event streams' clock (tests move it by hand). */
+  clock?: Clock;
   /** Registered after the API, in order. */
   routes?: RouteRegistrar[];
   /**
@@ -95,6 +98,7 @@ export async function buildServeApp(
     mailbox: ctx.session().mailbox,
     ids,
     keepAliveMs: options.keepAliveMs,
+    clock: options.clock,
     clientOf,
     maxStreamsPerClient: options.maxStreamsPerClient,
   });
