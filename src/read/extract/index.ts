@@ -18,6 +18,7 @@ import { revealServerView } from "./server-view.js";
 import { SETTINGS } from "./settings.js";
 import { TextStatsIndex } from "./text-stats.js";
 import { dropTitleHeading } from "./title-heading.js";
+import { isUndeclaredListing } from "./undeclared-listing.js";
 
 export interface ExtractedPage {
   title?: string;
@@ -143,9 +144,12 @@ function mainContent(root: Element, kind: PageKind): { roots: Element[]; listing
   const chosen = picked;
   if (picked.reduce((n, el) => n + prose(el), 0) < prose(root) * SETTINGS.primaryProseShare)
     picked = [proseRegion(root, prose, picked)];
-  // A listing's content is its items: on a page that says it is one, the largest run of alike items is kept
-  // whole, and it replaces a container beside it that holds less (a category page's intro, a lead story).
-  const run = kind === "listing" ? largestItemRun(root, stats) : undefined;
+  // A listing's content is its items: the largest run of alike items is kept whole, and it replaces a
+  // container beside it that holds less (a category page's intro, a lead story).
+  // A page that says nothing about itself is a listing when its items are most of its text: an article or a
+  // service page that declares no kind holds its prose besides any grid of teasers.
+  let run = kind === "listing" || kind === "unknown" ? largestItemRun(root, stats) : undefined;
+  if (run && kind === "unknown" && !isUndeclaredListing(run, chosen, root, stats)) run = undefined;
   let listing = false;
   if (run) {
     const inside = picked.some((el) => el === run.parent || isAncestor(el, run.parent));

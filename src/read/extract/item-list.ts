@@ -10,14 +10,35 @@ export interface ItemRun {
   chars: number;
 }
 
-/** Tag and stable class names (no numbers: "post-12" and "post-14" are one kind). */
-function itemKey(el: Element): string {
-  const tokens = (el.attribs.class ?? "")
-    .split(/\s+/)
-    .filter((t) => t && !/\d/.test(t))
-    .sort()
-    .slice(0, 3);
-  return `${el.name}.${tokens.join(".")}`;
+function classTokens(el: Element): string[] {
+  return (el.attribs.class ?? "").split(/\s+/).filter((t) => t && !/\d/.test(t));
+}
+
+/**
+ * Each child's kind: its tag and those of its class names (no numbers: "post-12" and "post-14" are one kind)
+ * that most of its parent's children of that tag carry. A name that only some carry marks a state or a
+ * position, not another kind: striped rows ("odd", "bg-slate-50"), "first", "active", "is-sold-out".
+ */
+function itemKeys(children: Element[]): Map<Element, string> {
+  const perTag = new Map<string, Map<string, number>>();
+  const tagCount = new Map<string, number>();
+  for (const c of children) {
+    tagCount.set(c.name, (tagCount.get(c.name) ?? 0) + 1);
+    const counts = perTag.get(c.name) ?? new Map<string, number>();
+    perTag.set(c.name, counts);
+    for (const t of new Set(classTokens(c))) counts.set(t, (counts.get(t) ?? 0) + 1);
+  }
+  const keys = new Map<Element, string>();
+  for (const c of children) {
+    const counts = perTag.get(c.name)!;
+    const half = tagCount.get(c.name)! / 2;
+    const stable = [...new Set(classTokens(c))]
+      .filter((t) => counts.get(t)! > half)
+      .sort()
+      .slice(0, 3);
+    keys.set(c, `${c.name}.${stable.join(".")}`);
+  }
+  return keys;
 }
 
 /**
@@ -30,11 +51,15 @@ export function largestItemRun(root: Element, stats: TextStatsIndex): ItemRun | 
   walkElements(root, (el) => {
     if (el.children.length < SETTINGS.listMinItems) return true;
     const groups = new Map<string, Element[]>();
-    for (const c of el.children) {
-      if (!isTag(c)) continue;
+    const candidates = el.children.filter((c): c is Element => {
+      if (!isTag(c)) return false;
       const s = stats.of(c);
-      if (!s.chars || !s.linkChars || s.chars > SETTINGS.listItemMaxChars) continue;
-      const key = itemKey(c);
+      return s.chars > 0 && s.linkChars > 0 && s.chars <= SETTINGS.listItemMaxChars;
+    });
+    if (candidates.length < SETTINGS.listMinItems) return true;
+    const keys = itemKeys(candidates);
+    for (const c of candidates) {
+      const key = keys.get(c)!;
       const g = groups.get(key);
       if (g) g.push(c);
       else groups.set(key, [c]);

@@ -32,6 +32,11 @@ const URL_KINDS: [RegExp, PageKind][] = [
 // "product.group" is Facebook's type for a collection of products.
 const OG_PRODUCT = /^og:(?:[\w.-]*:)?product(?:\.item)?$/i;
 
+// A listing's address outranks an Open Graph type "article", which CMSs write on every page they serve
+// (a blog's category page among them). Not a /topic/: forums name their threads so as often as listings.
+const LISTING_OVER_OG_ARTICLE =
+  /\/(?:c|category|categories|collections?|tags?|shop|search|browse|b|list|lists|chart)(?:\/|$|\?)/i;
+
 function schemaTypes(doc: Document): string[] {
   const types: string[] = [];
   walkElements(doc, (el: Element) => {
@@ -51,8 +56,8 @@ function schemaTypes(doc: Document): string[] {
 
 /**
  * The page's kind from what it says about itself: schema.org types first (the publisher's word), then
- * Open Graph's product and article types, then the URL's shape. Structure (repeated items, post markup) is
- * judged where the content is chosen.
+ * Open Graph's product and article types (a listing's address outranks the article type), then the URL's
+ * shape. Structure (repeated items, post markup) is judged where the content is chosen.
  */
 export function pageKind(doc: Document, url: string): PageKind {
   const types = schemaTypes(doc);
@@ -62,14 +67,15 @@ export function pageKind(doc: Document, url: string): PageKind {
   if (!oneProduct && types.filter((t) => t === "Product").length >= 3) return "listing";
   for (const [pattern, kind] of SCHEMA_KINDS) if (types.some((t) => pattern.test(t))) return kind;
   if (types.some((t) => OG_PRODUCT.test(t))) return "product";
-  if (types.includes("og:article")) return "article";
+  const ogArticle = types.includes("og:article");
   let path = "";
   try {
     const u = new URL(url);
     path = u.pathname + u.search;
   } catch {
-    return "unknown";
+    return ogArticle ? "article" : "unknown";
   }
+  if (ogArticle) return LISTING_OVER_OG_ARTICLE.test(path) ? "listing" : "article";
   for (const [pattern, kind] of URL_KINDS) if (pattern.test(path)) return kind;
   return "unknown";
 }

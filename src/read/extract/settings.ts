@@ -100,6 +100,22 @@ export const SETTINGS = {
   listBareItemChars: 40,
   /** On a page that says it is a listing, its item run replaces a chosen container holding less text. */
   listOverPrimary: 1,
+  /**
+   * A page that declares no kind is a listing when its item run holds at least this share of the body's
+   * text… At 0.5 an undeclared article beside a long archive list or news feed became its list
+   * (trafilatura dev −0.004).
+   */
+  listUndeclaredShare: 0.6,
+  /**
+   * …and at least this share when the content chosen by its prose stands beside the run (an intro, or an
+   * article beside a feed): at 0.7 an article beside a news column became it (trafilatura held-out −0.0006).
+   */
+  listUndeclaredBesideShare: 0.8,
+  /**
+   * …and that content holds less running prose than this (about two paragraphs of long, unlinked
+   * sentences): a page with an article of its own is an article.
+   */
+  listUndeclaredMaxProse: 500,
 
   /**
    * A page with at most this many visible characters outside its header, menus and footer has no main content

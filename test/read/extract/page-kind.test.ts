@@ -38,6 +38,15 @@ describe("pageKind: what a page says it is", () => {
     expect(pageKind(page(products), "https://example.org/x")).toBe("listing");
   });
 
+  it("takes a listing's address over an Open Graph type article, which CMSs write on every page", () => {
+    const og = page('<meta property="og:type" content="article">');
+    expect(pageKind(og, "https://blog.example.org/category/gardening/")).toBe("listing");
+    expect(pageKind(og, "https://shop.example.org/collections/sheets")).toBe("listing");
+    expect(pageKind(og, "https://blog.example.org/2024/05/pruning-apple-trees/")).toBe("article");
+    // A forum names its threads /topic/ as often as a site names its listings so.
+    expect(pageKind(og, "https://forum.example.org/topic/catering-tips")).toBe("article");
+  });
+
   it("falls back to the URL's shape, and says unknown when nothing speaks", () => {
     expect(pageKind(page(""), "https://forum.example.org/t/some-topic/123")).toBe("forum");
     expect(pageKind(page(""), "https://shop.example.org/collections/shoes")).toBe("listing");

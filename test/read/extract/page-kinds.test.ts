@@ -339,6 +339,17 @@ describe("page kinds: listings, service pages and recipes", () => {
     expectNone(markdown, ["Recent Posts", "Seed potatoes", "Proudly powered by WordPress", "March 2024"]);
   });
 
+  it("a listing that declares nothing (no schema.org type, no listing URL) is told by its items being most of its text", async () => {
+    const { markdown } = await extract("job-board.html", "https://switchyard.example.com/engineering-europe");
+    expectAll(markdown, [
+      "Every role on this board is checked by hand",
+      "Backend engineer (Go) Harbourline Freight Rotterdam €78k",
+      // The last items are short lines without a sentence: kept, not trimmed as an article's edge furniture.
+      "Security engineer Quillstone Health Berlin €90k",
+    ]);
+    expectNone(markdown, ["Post a job", "Next page", "Switchyard B.V."]);
+  });
+
   it("a shop's category page keeps its product grid (the grid is the page), not the shop's chrome", async () => {
     const { markdown } = await extract(
       "shop-category.html",
