@@ -79,7 +79,7 @@ export class ClientLookups {
     const stop = this.listen(tool, subject, context);
     try {
       const asked = await tool.ask(this.session, conversation, args, { signal: context.signal });
-      if (asked.status !== "pending") return this.answered(asked.id, tool.render(subject, asked));
+      if (asked.status !== "pending") return this.answered(asked.id, tool, tool.render(subject, asked));
       if (context.signal.aborted) {
         // A cancelled call should stop its requests, and a cancelled turn should not lose its lookup. A
         // cancelled MCP call gets no reply, so unless this client was given the id by an earlier call it could
@@ -112,7 +112,7 @@ export class ClientLookups {
     try {
       const asked = await followed;
       if (asked.status === "pending") return stillRunning(told.tool.name, id);
-      return this.answered(id, told.tool.render(told.subject, asked));
+      return this.answered(id, told.tool, told.tool.render(told.subject, asked));
     } finally {
       stop();
     }
@@ -179,12 +179,16 @@ export class ClientLookups {
     };
   }
 
-  /** A result that reached a call in its turn: the session posts it nowhere, so its tasks get that reply. */
-  private answered(id: string, output: ToolOutput): ToolOutput {
+  /**
+   * A result that reached a call in its turn: the session posts nothing for it, and the conversation has it now,
+   * so a task of this client awaiting the same lookup ends saying where it went instead of handing it again.
+   */
+  private answered(id: string, tool: SessionTool, output: ToolOutput): ToolOutput {
     this.told.delete(id);
     const bound = this.taskBindings.get(id);
     this.taskBindings.delete(id);
-    for (const binding of bound ?? []) storeInTask(binding, output);
+    const note = errorView(`${tool.name}: ${ANSWERED_IN_A_CALL}`);
+    for (const binding of bound ?? []) storeInTask(binding, note, "completed");
     return output;
   }
 
@@ -195,11 +199,16 @@ export class ClientLookups {
 }
 
 /** The request's task store also tells the client (notifications/tasks/status); a client gone meanwhile is fine. */
-function storeInTask(binding: TaskBinding, output: ToolOutput): void {
-  binding.store
-    .storeTaskResult(binding.taskId, output.isError ? "failed" : "completed", toolResult(output))
-    .catch(() => {});
+function storeInTask(
+  binding: TaskBinding,
+  output: ToolOutput,
+  status: "completed" | "failed" = output.isError ? "failed" : "completed",
+): void {
+  binding.store.storeTaskResult(binding.taskId, status, toolResult(output)).catch(() => {});
 }
+
+const ANSWERED_IN_A_CALL =
+  "this task's result was already returned to this client by a call that asked the same; it is handed over once.";
 
 function handedElsewhere(toolName: string, took: boolean): string {
   return took

@@ -48,10 +48,10 @@ function slowPage() {
 }
 
 /** One MCP client as createMcpServer wires it: a wait of 0, so every call replies "still running" at once. */
-function client(mailbox?: Mailbox, now?: () => number) {
+function client(mailbox?: Mailbox, now?: () => number, waitSeconds = 0) {
   const progress = new LookupProgress();
   const session = createSession(progress.around(websift), {
-    waitSeconds: 0,
+    waitSeconds,
     deadlineSeconds: 60,
     maxConcurrent: 4,
     mailbox,
@@ -116,6 +116,23 @@ describe("MCP web_result and tasks are views of the session's mailbox", () => {
     // tasks/result may be asked again for the same task: it is the same landing, not a second delivery.
     const unfenced = (text: string) => text.replace(/nonce=\w+/g, "nonce=N");
     expect(unfenced(textOf(await task.result()))).toBe(unfenced(textOf(viaTask)));
+  });
+
+  it("a result a call got in its turn is not handed again through a task awaiting the same lookup", async () => {
+    const { lookups, tasks } = client(undefined, undefined, 600);
+    const route = slowPage();
+    const task = await startTask(lookups, tasks, route.url);
+    await route.arrived;
+    const call = lookups.call(fetchTool, { url: route.url }, { signal: live() });
+    route.release();
+    const inTurn = (await call) as ToolOutput;
+    expect(inTurn.text).toContain("Mailed page");
+
+    await until(() => task.statuses.length > 0);
+    expect(task.statuses).toEqual(["completed"]);
+    const viaTask = await task.result();
+    expect(textOf(viaTask)).toMatch(/already returned to this client by a call/);
+    expect(textOf(viaTask)).not.toContain("Mailed page");
   });
 
   it("a foreign conversation never sees a landing, though both clients share one mailbox", async () => {
