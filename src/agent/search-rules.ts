@@ -329,8 +329,6 @@ function tables(): typeof TABLES {
   return compiled;
 }
 
-export const RULE_LANGUAGES = Object.keys(TABLES);
-
 export interface RuleVerdict {
   verdict: "stay" | "search" | "ambiguous";
   /** `<language>:<rule>`, e.g. "de:weather". */

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { Deadline } from "../core/deadline.js";
-import type { Attempt } from "../core/status.js";
+import { oneLine } from "../core/one-line.js";
+import { type Attempt, FAILURES } from "../core/status.js";
+import { modelSafe } from "../ground/fence.js";
 import {
   answerView,
-  FAILED,
   type ModelView,
-  oneLine,
   pageView,
   searchView,
   type ToolOutput,
@@ -166,11 +166,11 @@ export const webResearch: WebTool<typeof researchInput> = {
       onProgress: run.progress,
     });
     const structured: ModelView = { status: result.status, text: result.envelope };
-    return { text: result.envelope, structured, isError: FAILED.includes(result.status) };
+    return { text: result.envelope, structured, isError: FAILURES.includes(result.status) };
   },
 };
 
-export const searchingLine = (query: string) => `Searching the web for '${oneLine(query)}'`;
-export const readingLine = (url: string) => `Reading ${oneLine(url)}`;
+export const searchingLine = (query: string) => `Searching the web for '${oneLine(query, 300, modelSafe)}'`;
+export const readingLine = (url: string) => `Reading ${oneLine(url, 300, modelSafe)}`;
 export const attemptLine = (a: Attempt) =>
   `${a.provider}: ${a.status}${a.count !== undefined ? ` (${a.count})` : ""}`;

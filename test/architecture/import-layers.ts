@@ -12,6 +12,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["store"],
   ["config"],
   ["net"],
+  // What providers of search and read share over HTTP: the keyed JSON call, API failures, Tavily's and Exa's dialects.
+  ["provider-http"],
   ["search"],
   ["read"],
   ["ground"],
