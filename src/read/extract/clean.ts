@@ -19,10 +19,12 @@ import { TextStatsIndex } from "./text-stats.js";
 
 // Never content: code, widgets, embedded media and form controls. <head> itself stays: htmlparser2 does
 // not close an unterminated <head> at the first body tag, so on some pages it holds the whole page.
+// A ruby annotation (`<rt>`, `<rtc>`: furigana, a reading set above its word) and its fallback brackets
+// (`<rp>`) are not words of the line: read inline they glue onto the word they annotate ("子こども").
 const JUNK_TAGS = new Set(
   (
     "script style noscript template svg canvas iframe object embed applet button select input textarea option " +
-    "datalist dialog link meta base frame frameset audio video source track map title"
+    "datalist dialog link meta base frame frameset audio video source track map title rt rtc rp"
   ).split(" "),
 );
 
