@@ -15,12 +15,15 @@ import { type CallContext, ClientLookups } from "./pending-lookups.js";
 import { LookupProgress } from "./pending-progress.js";
 import { LookupTaskStore } from "./pending-tasks.js";
 import { errorResult, SESSION_TOOLS, type SessionTool, toolResult, webResult } from "./pending-tools.js";
-import { type ToolOutput, WEB_TOOLS, webResearch } from "./tools.js";
+import { type ToolOutput, type ToolWebsift, WEB_TOOLS, webResearch } from "./tools.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
 export interface McpServerOptions {
-  websift: Websift;
+  /** The library the tools call; its `llm` (a configured model) offers web_research unless `research` says. */
+  websift: ToolWebsift & Partial<Pick<Websift, "llm">>;
+  /** Offer web_research (default: when `websift.llm` is set). */
+  research?: boolean;
   /** Caps one web_fetch's budget in ms below the lookup deadline (search and answer run to the deadline). */
   timeoutMs?: number;
   /** Calls one client may have running at once (default 4) and queued behind them (default 16). */
@@ -124,7 +127,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     guarded(webResult.name, (args, extra) => lookups.result(String(args.id), contextOf(extra))),
   );
   // Research is not a session lookup (its budget is minutes, not a page's): it answers in its own call.
-  if (options.websift.llm)
+  if (options.research ?? !!options.websift.llm)
     server.registerTool(
       webResearch.name,
       described(webResearch),

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
+import { loadIoredis } from "./backend-modules.js";
 import {
   afterId,
   DEFAULT_KEEP_MS,
@@ -104,6 +105,7 @@ export class RedisMailboxStore implements MailboxStore {
     this.retention = { keepMs: this.keepMs, perConversation: this.perConversation };
     this.aliveMs = options.aliveMs ?? 3000;
     this.local = new MemoryMailboxStore(options);
+    const { Redis } = loadIoredis();
     this.cmd = new Redis(options.url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
