@@ -29,6 +29,9 @@ export interface ToolRun {
 
 export type { ModelView, ToolOutput };
 
+/** What the tools call on the library. */
+export type ToolWebsift = Pick<Websift, "search" | "read" | "answer" | "research">;
+
 export interface WebTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   name: string;
   title: string;
@@ -36,7 +39,7 @@ export interface WebTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   input: Shape;
   /** The compact object every result of the tool is (`structuredContent`, adapters' output): see model-view.ts. */
   output: z.ZodRawShape;
-  run(websift: Websift, args: z.infer<z.ZodObject<Shape>>, run: ToolRun): Promise<ToolOutput>;
+  run(websift: ToolWebsift, args: z.infer<z.ZodObject<Shape>>, run: ToolRun): Promise<ToolOutput>;
 }
 
 const searchInput = {

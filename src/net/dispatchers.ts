@@ -1,4 +1,4 @@
-import { Agent, type Dispatcher, ProxyAgent } from "undici";
+import type { Agent, Dispatcher, ProxyAgent } from "undici";
 import {
   type ConnectingSockets,
   type ConnectTo,
@@ -9,6 +9,7 @@ import { MAX_HEADER_BYTES } from "./failure.js";
 import { interimTolerantFactory } from "./interim-responses.js";
 import { type ProxyEnv, proxyFor } from "./proxy.js";
 import { trustContext } from "./trust.js";
+import { loadUndici } from "./undici.js";
 
 export interface DispatcherConfig {
   connectTo?: ConnectTo;
@@ -33,6 +34,7 @@ export class Dispatchers {
     private readonly trustedPins: VettedAddresses,
     private readonly connecting: ConnectingSockets,
   ) {
+    const { Agent } = loadUndici();
     this.direct = new Agent({
       connect: pinnedConnector(vetted, config, connecting),
       factory: interimTolerantFactory,
@@ -44,6 +46,7 @@ export class Dispatchers {
   for(url: URL, trustedOrigin: boolean): Dispatcher {
     const proxy = proxyFor(url, this.proxyEnv);
     if (!proxy && trustedOrigin) {
+      const { Agent } = loadUndici();
       this.trustedAgent ??= new Agent({
         connect: pinnedConnector(this.trustedPins, this.config, this.connecting),
         factory: interimTolerantFactory,
@@ -57,6 +60,7 @@ export class Dispatchers {
       const tls = trustContext(this.config.ca);
       // proxyTunnel false: plain http goes to the proxy in absolute form, as curl and browsers send it; many
       // corporate proxies refuse CONNECT to port 80. https is always tunnelled.
+      const { ProxyAgent } = loadUndici();
       agent = new ProxyAgent({
         uri: proxy,
         requestTls: tls,

@@ -8,6 +8,7 @@ import Fastify, {
 import { oneLine } from "../core/one-line.js";
 import { modelSafe } from "../ground/fence.js";
 import { isLoopbackHost } from "../mcp/http-guard.js";
+import type { Clock } from "../session/clock.js";
 import { registerApi } from "./api.js";
 import { ClientLimits } from "./client-limits.js";
 import type { ServeContext } from "./context.js";
@@ -29,6 +30,8 @@ export interface ServeAppOptions extends GuardOptions {
   maxStreamsPerClient?: number;
   /** Keep-alive comment interval of the event streams (default 15 s). */
   keepAliveMs?: number;
+  /** The event streams' clock (tests move it by hand). */
+  clock?: Clock;
   /** Registered after the API, in order. */
   routes?: RouteRegistrar[];
   /**
@@ -97,6 +100,7 @@ export async function buildServeApp(
     mailbox: ctx.session().mailbox,
     ids,
     keepAliveMs: options.keepAliveMs,
+    clock: options.clock,
     clientOf,
     maxStreamsPerClient: options.maxStreamsPerClient,
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseRetryAfter } from "../../src/net/retry-after.js";
-import { retryAfterSeconds } from "../../src/search/providers/http-errors.js";
+import { retryAfterSeconds } from "../../src/provider-http/http-errors.js";
 
 const NOW = Date.parse("2026-01-01T00:00:00Z");
 

@@ -26,6 +26,7 @@ export const geminiCli: Provider = {
   name: "gemini-cli",
   kind: "model",
   paid: false,
+  needs: "the gemini command on PATH",
   native: {},
   budgetMs: 20_000,
   configured: (env) => findGeminiBinary(env) !== undefined,

@@ -1,7 +1,7 @@
-import type { Failure } from "../../core/status.js";
-import type { NetResponse } from "../../net/client.js";
-import type { NetFailure } from "../../net/failure.js";
-import { parseRetryAfter } from "../../net/retry-after.js";
+import type { Failure } from "../core/status.js";
+import type { NetResponse } from "../net/client.js";
+import type { NetFailure } from "../net/failure.js";
+import { parseRetryAfter } from "../net/retry-after.js";
 
 /** A transport failure (DNS, TLS, timeout, guard refusal), named for the provider whose request it was. */
 export function transportFailure(provider: string, failure: NetFailure): Failure {
