@@ -1,3 +1,8 @@
+// The package root: the library (createWebsift, search, read, answer, research, the session) and its helpers.
+// Surfaces and heavy optional parts have entries of their own (`websift/mcp`, `websift/serve`, the adapters) or
+// load inside the call that needs them, so importing the root never pays for them (ARCHITECTURE.md, "Loading").
+import type { McpHttpOptions, McpHttpServer } from "./mcp/http.js";
+
 export * from "./agent/index.js";
 export { BadInputError } from "./arguments.js";
 export type { WebAbility } from "./config/abilities.js";
@@ -13,10 +18,6 @@ export { createFence } from "./ground/fence.js";
 export type { ModelView, ToolOutput } from "./ground/model-view.js";
 export { answerView, pageView, searchView } from "./ground/model-view.js";
 export { searchMarkdown } from "./ground/search-markdown.js";
-export type { McpHttpOptions, McpHttpServer } from "./mcp/http.js";
-export { startMcpHttp } from "./mcp/http.js";
-export type { McpServerOptions } from "./mcp/server.js";
-export { createMcpServer } from "./mcp/server.js";
 export type { Net, NetConfig, NetRequestOptions, NetResponse, NetResult } from "./net/client.js";
 export { createNet } from "./net/client.js";
 export type { NetCode, NetFailure } from "./net/failure.js";
@@ -63,3 +64,26 @@ export type { Store } from "./store/store.js";
 export { MemoryStore } from "./store/store.js";
 export type { Websift, WebsiftConfig } from "./websift.js";
 export { createWebsift } from "./websift.js";
+
+const warned = new Set<string>();
+function deprecated(name: string, entry: string): void {
+  if (warned.has(name)) return;
+  warned.add(name);
+  process.emitWarning(
+    `websift: import ${name} from "${entry}"; the root's ${name} goes in the next minor version`,
+    {
+      type: "DeprecationWarning",
+      code: "WEBSIFT_ROOT_MCP",
+    },
+  );
+}
+
+/** @deprecated Import `startMcpHttp` from `websift/mcp`; this alias loads it on first call. */
+export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServer> {
+  deprecated("startMcpHttp", "websift/mcp");
+  const { startMcpHttp: start } = await import("./mcp/http.js");
+  return start(options);
+}
+
+/** @deprecated Import it from `websift/mcp`. */
+export type { McpHttpOptions, McpHttpServer, McpServerOptions } from "./mcp/index.js";

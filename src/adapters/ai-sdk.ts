@@ -1,6 +1,7 @@
 import { type Tool, tool } from "ai";
 import { z } from "zod";
-import { FAILED, type ModelView } from "../ground/model-view.js";
+import { FAILURES } from "../core/status.js";
+import type { ModelView } from "../ground/model-view.js";
 import { WEB_TOOLS, type WebTool } from "../mcp/tools.js";
 import type { Websift } from "../websift.js";
 
@@ -24,7 +25,7 @@ export function websiftTools(websift: Websift): WebsiftAiTools {
         execute: async (args: Record<string, unknown>, { abortSignal }) =>
           (await spec.run(websift, args as never, { signal: abortSignal })).structured,
         toModelOutput: ({ output }) =>
-          FAILED.includes(output.status as never)
+          FAILURES.includes(output.status as never)
             ? { type: "error-text", value: output.text }
             : { type: "text", value: output.text },
       }),

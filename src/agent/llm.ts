@@ -43,9 +43,14 @@ export interface LlmSettings {
 }
 
 /** The configured client, or undefined when WEBSIFT_LLM_BASE_URL is not set (callers then use their rules). */
+/** Whether the environment names a model (createLlm gives a client exactly then). */
+export function llmConfigured(env: Record<string, string | undefined> = process.env): boolean {
+  return !!env.WEBSIFT_LLM_BASE_URL?.trim();
+}
+
 export function createLlm({ net, env = process.env }: LlmSettings): LlmClient | undefined {
-  const base = env.WEBSIFT_LLM_BASE_URL?.trim();
-  if (!base) return undefined;
+  if (!llmConfigured(env)) return undefined;
+  const base = (env.WEBSIFT_LLM_BASE_URL as string).trim();
   const endpoint = `${base.replace(/\/+$/, "")}/chat/completions`;
   const key = env.WEBSIFT_LLM_API_KEY?.trim();
   // llama.cpp serves whatever it loaded and ignores the name; the others need WEBSIFT_LLM_MODEL.

@@ -314,14 +314,20 @@ const TABLES: Record<string, Rule[]> = {
 };
 
 // JavaScript's \b knows only ASCII letters, so "novità" or "übersetzen" would never match at their edges:
-// every table's \b becomes a Unicode letter boundary.
+// every table's \b becomes a Unicode letter boundary. Compiling those patterns takes tens of milliseconds, so
+// it happens at the first message classified, not when the package is imported.
 const LETTER = "[\\p{L}\\p{N}_]";
 const UNICODE_BOUNDARY = `(?:(?<!${LETTER})(?=${LETTER})|(?<=${LETTER})(?!${LETTER}))`;
 const unicodeWords = (re: RegExp) => new RegExp(re.source.replaceAll("\\b", UNICODE_BOUNDARY), "u");
-for (const rules of Object.values(TABLES))
-  for (const rule of rules) rule.pattern = unicodeWords(rule.pattern);
-
-export const RULE_LANGUAGES = Object.keys(TABLES);
+let compiled: typeof TABLES | undefined;
+function tables(): typeof TABLES {
+  if (!compiled) {
+    for (const rules of Object.values(TABLES))
+      for (const rule of rules) rule.pattern = unicodeWords(rule.pattern);
+    compiled = TABLES;
+  }
+  return compiled;
+}
 
 export interface RuleVerdict {
   verdict: "stay" | "search" | "ambiguous";
@@ -340,7 +346,7 @@ export function classifyMessage(message: string): RuleVerdict {
   if (/\d/.test(text) && BARE_ARITHMETIC.test(text))
     return { verdict: "stay", rule: "arithmetic", timely: false };
   for (const kind of ["stay", "search"] as const) {
-    for (const [lang, rules] of Object.entries(TABLES)) {
+    for (const [lang, rules] of Object.entries(tables())) {
       for (const rule of rules) {
         if (rule.kind === kind && rule.pattern.test(text)) {
           return { verdict: kind, rule: `${lang}:${rule.name}`, timely: !!rule.timely };
@@ -354,7 +360,7 @@ export function classifyMessage(message: string): RuleVerdict {
 /** True when some search rule marks the text as changing over time (used by the planner for the year). */
 export function isTimely(text: string): boolean {
   const t = normalise(text);
-  return Object.values(TABLES).some((rules) =>
+  return Object.values(tables()).some((rules) =>
     rules.some((r) => r.kind === "search" && r.timely && r.pattern.test(t)),
   );
 }

@@ -5,7 +5,6 @@ import { CHROMIUM_PATH, chromiumAvailable } from "../read/guarded-browser.js";
 import { paidUnfrozen } from "../search/chain.js";
 import { unreachable } from "../search/failure-summary.js";
 import type { Provider, ProviderContext, ProviderOutcome } from "../search/provider.js";
-import { DDG_FALLBACK_REGIONS, ddgCooldownKey } from "../search/providers/duckduckgo.js";
 import { recordFailure, suspendedUntil } from "../search/suspension.js";
 import type { Websift } from "../websift.js";
 import { maskedValue, type ResolvedConfig } from "./load.js";
@@ -210,19 +209,11 @@ export async function providerHealth(
     if (suspension) {
       health.coolingUntil = new Date(suspension.until).toISOString();
       health.coolingReason = suspension.reason;
-    } else if (p.name === "duckduckgo") {
-      const regions: string[] = [];
-      let latest = 0;
-      for (const region of new Set(["us-en", ...DDG_FALLBACK_REGIONS])) {
-        const c = await websift.store.get<{ until: number }>(ddgCooldownKey(region));
-        if (c && c.until > Date.now()) {
-          regions.push(region);
-          latest = Math.max(latest, c.until);
-        }
-      }
-      if (regions.length) {
-        health.coolingUntil = new Date(latest).toISOString();
-        health.coolingReason = `challenged in ${regions.join(", ")}`;
+    } else {
+      const own = await p.coolingOf?.(websift.store);
+      if (own) {
+        health.coolingUntil = new Date(own.until).toISOString();
+        health.coolingReason = own.reason;
       }
     }
     out.push(health);

@@ -30,7 +30,7 @@ export function createFence(nonce: string = randomBytes(12).toString("hex")): Fe
     nonce,
     wrap(text, source, options) {
       const label = source === undefined ? "" : ` source=${cleanSource(source)}`;
-      const clean = options?.redacted ? text : redactSecrets(stripInvisible(text)).text;
+      const clean = options?.redacted ? text : modelSafe(text);
       const body = neutraliseMarkers(clean).trim();
       return `<<<WEB_CONTENT nonce=${nonce}${label}>>>\n${body}\n<<<END_WEB_CONTENT nonce=${nonce}>>>`;
     },
@@ -62,6 +62,11 @@ const INVISIBLE = new RegExp(
 /** Removes zero-width, bidi-control, tag and other invisible characters. */
 export function stripInvisible(text: string): string {
   return text.replace(INVISIBLE, "");
+}
+
+/** Text from outside that sits in one of our own lines to a model (a URL, an error, a title): no secret, nothing invisible. */
+export function modelSafe(text: string): string {
+  return redactSecrets(stripInvisible(text)).text;
 }
 
 function cleanSource(source: string): string {

@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { oneLine } from "../core/one-line.js";
 import { FAILURES, type Status } from "../core/status.js";
 import type { ReadResult } from "../read/read.js";
 import type { SearchResponse } from "../search/chain.js";
 import type { AnswerResult } from "./answer.js";
-import { createFence } from "./fence.js";
+import { createFence, modelSafe } from "./fence.js";
 import { redactSecrets } from "./redact.js";
 import { noResultsLine, searchHeader, searchList } from "./search-markdown.js";
 
@@ -42,14 +43,12 @@ const WEB_FETCH: Speaker = {
   readOn: (offset) => `to read on call web_fetch with offset=${offset}`,
 };
 
-export const FAILED = FAILURES;
-
 function output(view: ModelView): ToolOutput {
   // Absent, not undefined: the object is checked against the outputSchema before any serialisation.
   const structured = Object.fromEntries(
     Object.entries(view).filter(([, value]) => value !== undefined),
   ) as ModelView;
-  return { text: view.text, structured, isError: FAILED.includes(view.status as Status) };
+  return { text: view.text, structured, isError: FAILURES.includes(view.status as Status) };
 }
 
 /** web_search's view: our header, then titles, URLs and snippets inside one fence. */
@@ -59,7 +58,7 @@ export function searchView(response: SearchResponse, tool = "web_search"): ToolO
     count: response.results.length,
     cached: response.cached || undefined,
   };
-  if (FAILED.includes(response.status))
+  if (FAILURES.includes(response.status))
     return output({
       status: response.status,
       text: failureLine(tool, response.status, response.error),
@@ -82,7 +81,7 @@ export function pageView(url: string, page: ReadResult, speaker: Speaker = WEB_F
     cached: page.cached || undefined,
   };
   const reason = page.error?.message ?? page.status;
-  if (FAILED.includes(page.status))
+  if (FAILURES.includes(page.status))
     return output({
       status: page.status,
       text: failureLine(speaker.tool, page.status, `${url}: ${reason}`),
@@ -91,7 +90,7 @@ export function pageView(url: string, page: ReadResult, speaker: Speaker = WEB_F
   if (!page.markdown)
     return output({
       status: page.status,
-      text: `${speaker.tool}: ${oneLine(url)}: ${oneLine(reason)}`,
+      text: `${speaker.tool}: ${oneLine(url, 300, modelSafe)}: ${oneLine(reason, 300, modelSafe)}`,
       ...fields,
     });
   return output({ status: page.status, text: pageText(page, speaker.readOn), ...fields });
@@ -113,7 +112,7 @@ export function pendingView(tool: string, id: string): ToolOutput {
 
 /** A call that failed before any lookup (bad arguments, a limit, an unknown id): one line the model can act on. */
 export function errorView(text: string): ToolOutput {
-  return { ...output({ status: "error", text: oneLine(text, 500) }), isError: true };
+  return { ...output({ status: "error", text: oneLine(text, 500, modelSafe) }), isError: true };
 }
 
 function pageText(page: ReadResult, readOn: Speaker["readOn"]): string {
@@ -127,7 +126,7 @@ function pageText(page: ReadResult, readOn: Speaker["readOn"]): string {
     facts.push(`shortened from ${page.totalChars} characters${more}`);
   }
   const line = facts.filter(Boolean).join(", ");
-  const where = oneLine(page.finalUrl || page.url, 500);
+  const where = oneLine(page.finalUrl || page.url, 500, modelSafe);
   // The title is the page's own words: inside the fence, with the text it heads.
   const title = page.title.replace(/\s+/g, " ").trim();
   const body = title ? `Title: ${title}\n\n${page.markdown}` : page.markdown;
@@ -135,12 +134,7 @@ function pageText(page: ReadResult, readOn: Speaker["readOn"]): string {
 }
 
 function failureLine(tool: string, status: Status, reason: string | undefined): string {
-  return `${tool} failed (${status}): ${oneLine(reason ?? status)}`;
-}
-
-/** Our own line about a thing from outside (a URL, an error): secrets gone, on one line, bounded. */
-export function oneLine(text: string, maxChars = 300): string {
-  return redactSecrets(text).text.replace(/\s+/g, " ").trim().slice(0, maxChars);
+  return `${tool} failed (${status}): ${oneLine(reason ?? status, 300, modelSafe)}`;
 }
 
 /**

@@ -12,7 +12,14 @@ import {
 import type { ReadResult } from "../read/read.js";
 import type { SearchResponse } from "../search/chain.js";
 import type { LookupKind } from "../session/lookup-key.js";
-import type { InTurn, LookupResult, PendingLookup, Session, TurnOptions } from "../session/session.js";
+import type {
+  InTurn,
+  Landing,
+  LookupResult,
+  PendingLookup,
+  Session,
+  TurnOptions,
+} from "../session/session.js";
 import { readOptionsOf, searchOptionsOf, type ToolOutput, webAnswer, webFetch, webSearch } from "./tools.js";
 
 type Asked = Promise<InTurn<LookupResult> | PendingLookup>;
@@ -24,7 +31,8 @@ export interface SessionTool {
   /** The lookup's subject as the session names it (its query or URL), for progress lines. */
   subject(args: Record<string, unknown>): string;
   ask(session: Session, conversationId: string, args: Record<string, unknown>, turn: TurnOptions): Asked;
-  render(args: Record<string, unknown>, result: LookupResult): ToolOutput;
+  /** The result as the tool reads, from what the session knows of it (a landing has no call's arguments). */
+  render(subject: string, result: LookupResult): ToolOutput;
 }
 
 type SearchArgs = z.infer<z.ZodObject<typeof webSearch.input>>;
@@ -39,7 +47,7 @@ const searchTool: SessionTool = {
     const args = raw as SearchArgs;
     return session.search(conversationId, args.query, { ...searchOptionsOf(args), ...turn }) as Asked;
   },
-  render: (_args, result) => searchView(result as SearchResponse),
+  render: (_subject, result) => searchView(result as SearchResponse),
 };
 
 const fetchTool: SessionTool = {
@@ -50,7 +58,7 @@ const fetchTool: SessionTool = {
     const args = raw as FetchArgs;
     return session.read(conversationId, args.url, { ...readOptionsOf(args), ...turn }) as Asked;
   },
-  render: (args, result) => pageView((args as FetchArgs).url, result as ReadResult),
+  render: (url, result) => pageView(url, result as ReadResult),
 };
 
 const answerTool: SessionTool = {
@@ -61,12 +69,21 @@ const answerTool: SessionTool = {
     const args = raw as AnswerArgs;
     return session.answer(conversationId, args.query, { language: args.language, ...turn }) as Asked;
   },
-  render: (_args, result) => answerView(result as AnswerResult),
+  render: (_subject, result) => answerView(result as AnswerResult),
 };
 
 export const SESSION_TOOLS: ReadonlyMap<string, SessionTool> = new Map(
   [searchTool, fetchTool, answerTool].map((tool) => [tool.name, tool]),
 );
+const BY_KIND = new Map([searchTool, fetchTool, answerTool].map((tool) => [tool.kind, tool]));
+
+/** A landing from the session's mailbox, read as the tool that asked for it would have answered in its turn. */
+export function landingView(landing: Landing): ToolOutput {
+  const tool = BY_KIND.get(landing.kind) as SessionTool;
+  const subject = landing.kind === "read" ? landing.result.url : "";
+  const result = { ...landing.result, id: landing.id, keepAs: landing.keepAs };
+  return tool.render(subject, result as unknown as LookupResult);
+}
 
 /** The follow-up tool for a lookup that outlived its call. Kept short: clients send it with every model turn. */
 export const webResult = {

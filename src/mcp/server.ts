@@ -7,17 +7,23 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { ZodRawShape } from "zod";
+import type { Mailbox } from "../session/mailbox.js";
+import { createSession } from "../session/session.js";
 import type { Websift } from "../websift.js";
 import { CallLimit } from "./call-limit.js";
 import { type CallContext, ClientLookups } from "./pending-lookups.js";
+import { LookupProgress } from "./pending-progress.js";
 import { LookupTaskStore } from "./pending-tasks.js";
 import { errorResult, SESSION_TOOLS, type SessionTool, toolResult, webResult } from "./pending-tools.js";
-import { type ToolOutput, WEB_TOOLS, webResearch } from "./tools.js";
+import { type ToolOutput, type ToolWebsift, WEB_TOOLS, webResearch } from "./tools.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
 export interface McpServerOptions {
-  websift: Websift;
+  /** The library the tools call; its `llm` (a configured model) offers web_research unless `research` says. */
+  websift: ToolWebsift & Partial<Pick<Websift, "llm">>;
+  /** Offer web_research (default: when `websift.llm` is set). */
+  research?: boolean;
   /** Caps one web_fetch's budget in ms below the lookup deadline (search and answer run to the deadline). */
   timeoutMs?: number;
   /** Calls one client may have running at once (default 4) and queued behind them (default 16). */
@@ -39,6 +45,11 @@ export interface McpServerOptions {
    * bounded the same over MCP; a call then waits past the deadline only when it queued behind the client's others.
    */
   deadlineSeconds?: number;
+  /**
+   * Where results owed to this client live (its session's own memory mailbox by default). Several servers may
+   * share one (each client is its own conversation in it); the caller closes a mailbox it passed in.
+   */
+  mailbox?: Mailbox;
   log?: (line: string) => void;
 }
 
@@ -48,13 +59,16 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 export function createMcpServer(options: McpServerOptions): McpServer {
   const maxConcurrentCalls = options.maxConcurrentCalls ?? 4;
   const limit = new CallLimit(maxConcurrentCalls, options.maxQueuedCalls ?? 16);
-  const lookups = new ClientLookups(options.websift, {
+  const progress = new LookupProgress();
+  // Each client is a conversation of its own session; what lands for it lives in that session's mailbox.
+  const session = createSession(progress.around(options.websift, options.timeoutMs), {
     waitSeconds: options.waitSeconds ?? 25,
     deadlineSeconds: options.deadlineSeconds ?? 20,
     maxConcurrent: maxConcurrentCalls,
-    fetchBudgetMs: options.timeoutMs,
+    mailbox: options.mailbox,
   });
-  const tasks = new LookupTaskStore((taskId) => lookups.cancelTask(taskId, undefined));
+  const tasks = new LookupTaskStore(session.mailbox.retention);
+  const lookups = new ClientLookups({ session, progress, tasks });
   const server = new McpServer(
     { name: "websift", version },
     {
@@ -113,7 +127,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     guarded(webResult.name, (args, extra) => lookups.result(String(args.id), contextOf(extra))),
   );
   // Research is not a session lookup (its budget is minutes, not a page's): it answers in its own call.
-  if (options.websift.llm)
+  if (options.research ?? !!options.websift.llm)
     server.registerTool(
       webResearch.name,
       described(webResearch),
@@ -142,7 +156,6 @@ function limited(name: string, handle: Handle, limit: CallLimit, options: McpSer
       );
     try {
       const out = await handle(args, extra);
-      await progressInFlight.get(extra);
       // A cancelled call: the SDK sends nothing back for it.
       return out ? toolResult(out) : errorResult("cancelled");
     } catch (err) {
@@ -160,13 +173,7 @@ function contextOf(extra: Extra): CallContext {
   return { sessionId: extra.sessionId, signal: extra.signal, progress: progressSender(extra) };
 }
 
-/** Each call's progress notifications still on their way, so its result is sent only after them. */
-const progressInFlight = new WeakMap<Extra, Promise<void>>();
-
-/**
- * MCP progress notifications, only when the client asked for them with a progressToken. They are chained: the
- * transport's send is asynchronous, and a client reads "✅ Answered" after the result as a stale update.
- */
+/** MCP progress notifications, only when the client asked for them with a progressToken. */
 function progressSender(extra: Extra): ((message: string) => void) | undefined {
   const token = extra._meta?.progressToken;
   if (token === undefined) return undefined;
@@ -174,10 +181,11 @@ function progressSender(extra: Extra): ((message: string) => void) | undefined {
   return (message) => {
     if (extra.signal.aborted) return;
     progress++;
-    const params = { progressToken: token, progress, message };
-    const sent = (progressInFlight.get(extra) ?? Promise.resolve())
-      .then(() => extra.sendNotification({ method: "notifications/progress", params }))
+    extra
+      .sendNotification({
+        method: "notifications/progress",
+        params: { progressToken: token, progress, message },
+      })
       .catch(() => {});
-    progressInFlight.set(extra, sent);
   };
 }

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { Deadline } from "../core/deadline.js";
-import type { Attempt } from "../core/status.js";
+import { oneLine } from "../core/one-line.js";
+import { type Attempt, FAILURES } from "../core/status.js";
+import { modelSafe } from "../ground/fence.js";
 import {
   answerView,
-  FAILED,
   type ModelView,
-  oneLine,
   pageView,
   searchView,
   type ToolOutput,
@@ -29,6 +29,9 @@ export interface ToolRun {
 
 export type { ModelView, ToolOutput };
 
+/** What the tools call on the library. */
+export type ToolWebsift = Pick<Websift, "search" | "read" | "answer" | "research">;
+
 export interface WebTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   name: string;
   title: string;
@@ -36,7 +39,7 @@ export interface WebTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
   input: Shape;
   /** The compact object every result of the tool is (`structuredContent`, adapters' output): see model-view.ts. */
   output: z.ZodRawShape;
-  run(websift: Websift, args: z.infer<z.ZodObject<Shape>>, run: ToolRun): Promise<ToolOutput>;
+  run(websift: ToolWebsift, args: z.infer<z.ZodObject<Shape>>, run: ToolRun): Promise<ToolOutput>;
 }
 
 const searchInput = {
@@ -163,11 +166,11 @@ export const webResearch: WebTool<typeof researchInput> = {
       onProgress: run.progress,
     });
     const structured: ModelView = { status: result.status, text: result.envelope };
-    return { text: result.envelope, structured, isError: FAILED.includes(result.status) };
+    return { text: result.envelope, structured, isError: FAILURES.includes(result.status) };
   },
 };
 
-export const searchingLine = (query: string) => `Searching the web for '${oneLine(query)}'`;
-export const readingLine = (url: string) => `Reading ${oneLine(url)}`;
+export const searchingLine = (query: string) => `Searching the web for '${oneLine(query, 300, modelSafe)}'`;
+export const readingLine = (url: string) => `Reading ${oneLine(url, 300, modelSafe)}`;
 export const attemptLine = (a: Attempt) =>
   `${a.provider}: ${a.status}${a.count !== undefined ? ` (${a.count})` : ""}`;

@@ -1,27 +1,22 @@
-import { isIP } from "node:net";
-import { Agent, type Dispatcher, ProxyAgent } from "undici";
+import type { Dispatcher } from "undici";
 import { Deadline } from "../core/deadline.js";
 import { type BodyLimits, decodeBody } from "./body.js";
-import { ConnectingSockets, type ConnectTo, pinnedConnector, VettedAddresses } from "./connector.js";
-import { decodeText } from "./decode.js";
+import { ConnectingSockets, type ConnectTo, VettedAddresses } from "./connector.js";
+import { Dispatchers } from "./dispatchers.js";
 import { Exchange } from "./exchange.js";
-import {
-  classifyError,
-  MAX_HEADER_BYTES,
-  NetError,
-  type NetFailure,
-  type NetPhase,
-  netFailure,
-  safeHost,
-} from "./failure.js";
-import { interimTolerantFactory } from "./interim-responses.js";
-import { type ProxyEnv, proxyEnvFrom, proxyFor } from "./proxy.js";
-import { resolveWithin, systemResolve } from "./resolver.js";
-import { trustContext } from "./trust.js";
-import { checkUrl, type Resolve, vetAddresses } from "./url-policy.js";
+import { classifyError, type NetFailure, type NetPhase, netFailure, safeHost } from "./failure.js";
+import { hopVetter, originOf } from "./hop-vetting.js";
+import { type ProxyEnv, proxyEnvFrom } from "./proxy.js";
+import { redirectHop } from "./redirect.js";
+import { CHROME_USER_AGENT, hopHeadersFor } from "./request-headers.js";
+import { systemResolve } from "./resolver.js";
+import { type NetResponse, Response } from "./response.js";
+import { parseRetryAfter } from "./retry-after.js";
+import type { Resolve } from "./url-policy.js";
 
-export const CHROME_USER_AGENT =
-  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+export { withoutQuery } from "./hop-vetting.js";
+export { acceptLanguage, CHROME_USER_AGENT } from "./request-headers.js";
+export type { NetResponse } from "./response.js";
 
 export interface NetConfig {
   /** Name → addresses. Tests route real host names to the simulated web through this and `connectTo`. */
@@ -72,23 +67,6 @@ export interface NetRequestOptions {
   trusted?: boolean;
 }
 
-export interface NetResponse {
-  ok: true;
-  url: string;
-  finalUrl: string;
-  status: number;
-  headers: Record<string, string>;
-  redirects: string[];
-  bytes: Buffer;
-  /** Lower-cased media type without parameters ("text/html"). */
-  contentType: string;
-  /** Seconds to wait before asking again, from a Retry-After header (429, 503). */
-  retryAfter?: number;
-  ms: number;
-  text(): string;
-  json<T = unknown>(): T | undefined;
-}
-
 export type NetResult = NetResponse | NetFailure;
 
 export interface Net {
@@ -104,160 +82,53 @@ const DEFAULT_DEADLINE_MS = 30_000;
  * gzip); 2,000 stacked gzip layers were each inflated in turn, a thread-pool round trip apiece.
  */
 const MAX_CODINGS = 3;
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-// Headers that may carry a credential: never forwarded to another origin on a redirect.
-const ORIGIN_BOUND =
-  /^(authorization|cookie|proxy-authorization|x-api-key|x-subscription-token|x-goog-api-key)$/i;
 
+/**
+ * The network client: every request of websift goes through it. Each concern is a step of its own, composed
+ * here in the order a hop meets them, as undici composes interceptors around a dispatcher:
+ * `hop-vetting.ts` (rules 1 and 2: the URL, then its resolved addresses, pinned) → `request-headers.ts` (a
+ * browser's manners) → `dispatchers.ts` (direct, trusted or proxied; the pinned connector) → `exchange.ts`
+ * (the deadline and the byte caps, on the wire) → `redirect.ts` (the next hop, a pure decision; this loop
+ * vets it as a new hop) → `body.ts` (decoding, capped) → `response.ts`.
+ */
 export function createNet(config: NetConfig = {}): Net {
   const vetted = new VettedAddresses();
-  const resolve = config.resolve ?? systemResolve;
   const proxyEnv: ProxyEnv = proxyEnvFrom(config.env ?? process.env);
   const connecting = new ConnectingSockets();
-  const direct = new Agent({
-    connect: pinnedConnector(vetted, config, connecting),
-    factory: interimTolerantFactory,
-    maxHeaderSize: MAX_HEADER_BYTES,
-  });
-  const proxies = new Map<string, ProxyAgent>();
-  const dnsCacheMs = config.dnsCacheMs ?? 30_000;
   const trusted = new Set((config.trustedOrigins ?? []).flatMap((o) => originOf(o) ?? []));
   // Trusted origins get their own pin table and agent: their private addresses must never be reused for an
   // untrusted request to the same host name.
   const trustedPins = new VettedAddresses();
-  // Rule 1 depends on the URL string alone, so its verdict (and the parsed URL, which nothing mutates) is
-  // reused for a URL asked again: agents fetch the same endpoints over and over.
-  const checkedUrls = new Map<string, ReturnType<typeof checkUrl>>();
-  function checkUrlCached(raw: string): ReturnType<typeof checkUrl> {
-    let verdict = checkedUrls.get(raw);
-    if (!verdict) {
-      verdict = checkUrl(raw);
-      if (checkedUrls.size >= 512) checkedUrls.clear();
-      checkedUrls.set(raw, verdict);
-    }
-    return verdict;
-  }
-  const userAgent = config.userAgent ?? CHROME_USER_AGENT;
-  const acceptLanguages = new Map<string, string>();
-  /**
-   * A new object for every hop: undici's ProxyAgent writes `host` into the headers object it is handed, so one
-   * object shared across calls carried the first host's name into every later tunnel.
-   */
-  function hopHeaders(locale: string | undefined, caller: Record<string, string>): Record<string, string> {
-    const key = locale ?? "";
-    let language = acceptLanguages.get(key);
-    if (language === undefined) {
-      language = acceptLanguage(locale);
-      if (acceptLanguages.size < 100) acceptLanguages.set(key, language);
-    }
-    const headers: Record<string, string> = {
-      "user-agent": userAgent,
-      accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-      "accept-language": language,
-      "accept-encoding": "gzip, deflate, br",
-    };
-    for (const k in caller) headers[k.toLowerCase()] = caller[k];
-    return headers;
-  }
-  let trustedAgent: Agent | undefined;
+  const dispatchers = new Dispatchers(config, proxyEnv, vetted, trustedPins, connecting);
+  const vetHop = hopVetter({
+    resolve: config.resolve ?? systemResolve,
+    proxyEnv,
+    vetted,
+    trustedPins,
+    trusted,
+    dnsCacheMs: config.dnsCacheMs ?? 30_000,
+  });
+  const hopHeaders = hopHeadersFor(config.userAgent ?? CHROME_USER_AGENT);
 
-  function dispatcherFor(url: URL, trustedCall: boolean): Dispatcher {
-    const proxy = proxyFor(url, proxyEnv);
-    if (!proxy && trustedCall && trusted.has(url.origin)) {
-      trustedAgent ??= new Agent({
-        connect: pinnedConnector(trustedPins, config, connecting),
-        factory: interimTolerantFactory,
-        maxHeaderSize: MAX_HEADER_BYTES,
-      });
-      return trustedAgent;
-    }
-    if (!proxy) return direct;
-    let agent = proxies.get(proxy);
-    if (!agent) {
-      const tls = trustContext(config.ca);
-      // proxyTunnel false: plain http goes to the proxy in absolute form, as curl and browsers send it; many
-      // corporate proxies refuse CONNECT to port 80. https is always tunnelled.
-      agent = new ProxyAgent({
-        uri: proxy,
-        requestTls: tls,
-        proxyTls: tls,
-        proxyTunnel: false,
-        factory: interimTolerantFactory,
-        maxHeaderSize: MAX_HEADER_BYTES,
-      });
-      proxies.set(proxy, agent);
-    }
-    return agent;
-  }
-
-  /**
-   * Rules 1 and 2 for one hop; through a proxy the proxy resolves, so only rule 1 runs here. Synchronous when
-   * nothing needs resolving (a literal, a proxy, a fresh vetted answer): no promise on the keep-alive hot path.
-   */
-  function vetHop(
-    raw: string,
-    deadline: Deadline,
-    trustedCall: boolean,
-  ): NetFailure | URL | Promise<NetFailure | URL> {
-    if (trustedCall && trusted.size > 0) {
-      const origin = originOf(raw);
-      if (origin && trusted.has(origin)) return vetTrusted(raw, deadline);
-    }
-    const checked = checkUrlCached(raw);
-    if (!checked.ok) return netFailure("blocked_url", `refused ${withoutQuery(raw)}: ${checked.reason}`, raw);
-    const url = checked.url;
-    if (checked.literal || proxyFor(url, proxyEnv)) return url;
-    if (vetted.fresh(checked.hostname, dnsCacheMs)) return url;
-    return resolveAndVet(url, checked.hostname, raw, deadline);
-  }
-
-  async function resolveAndVet(url: URL, hostname: string, raw: string, deadline: Deadline) {
-    try {
-      const addresses = await resolveWithin(resolve, hostname, deadline);
-      const verdict = vetAddresses(hostname, addresses);
-      if (!verdict.ok) return netFailure("blocked_url", `refused ${url.host}: ${verdict.reason}`, raw);
-      vetted.set(hostname, addresses);
-      return url;
-    } catch (err) {
-      return classifyError(err, raw, "dns");
-    }
-  }
-
-  /** An operator-trusted origin: resolved and pinned like any other, its addresses not judged. */
-  async function vetTrusted(raw: string, deadline: Deadline): Promise<NetFailure | URL> {
-    const url = new URL(raw);
-    if (url.username || url.password)
-      return netFailure("blocked_url", "URLs with embedded credentials (user:pass@) are refused", raw);
-    const hostname = url.hostname.replace(/^\[|\]$/g, "");
-    if (isIP(hostname) || proxyFor(url, proxyEnv) || trustedPins.fresh(hostname, dnsCacheMs)) return url;
-    try {
-      trustedPins.set(hostname, await resolveWithin(resolve, hostname, deadline));
-      return url;
-    } catch (err) {
-      return classifyError(err, raw, "dns");
-    }
-  }
-
-  /** One hop on the wire; its handler carries the deadline and the wire cap. */
+  /** One hop on the wire; its handler carries the deadline and the byte caps. */
   function send(
     url: URL,
-    options: NetRequestOptions,
+    options: Partial<NetRequestOptions>,
     headers: Record<string, string>,
     method: string,
     deadline: Deadline,
     limits: BodyLimits,
   ): Exchange {
-    const exchange = new Exchange(
-      deadline,
-      url.host,
-      limits.maxBytes,
-      Math.min(limits.maxBytes, limits.maxDecodedBytes),
-    );
+    const exchange = new Exchange(deadline, url.host, {
+      wireBytes: limits.maxBytes,
+      plainBytes: limits.maxDecodedBytes,
+      codingLayers: MAX_CODINGS,
+    });
     // The dispatcher's own dispatch(), not undici's request(): see Exchange for what that saves. undici opens a
     // needed connection inside this call, so the attempt is tagged as this exchange's own.
     connecting.owner = exchange;
     try {
-      dispatcherFor(url, options.trusted === true).dispatch(
+      dispatchers.for(url, options.trusted === true && trusted.has(url.origin)).dispatch(
         {
           origin: url.origin,
           path: url.search ? `${url.pathname}${url.search}` : url.pathname,
@@ -287,7 +158,7 @@ export function createNet(config: NetConfig = {}): Net {
     }
   }
 
-  /** Every hop of one call; catches whatever it meets, so its promise never rejects. */
+  /** Every hop of one call, each vetted anew; catches whatever it meets, so its promise never rejects. */
   async function follow(
     rawUrl: string,
     options: Partial<NetRequestOptions>,
@@ -319,75 +190,46 @@ export function createNet(config: NetConfig = {}): Net {
           if (deadline.expired()) return timeoutFailure(deadline, current, "dns");
           return vettedUrl;
         }
-        const headers = hopHeaders(options.locale, callerHeaders);
         phase = "connect";
         let exchange: Exchange | undefined;
         try {
-          exchange = send(vettedUrl, options as NetRequestOptions, headers, method, deadline, limits);
+          exchange = send(
+            vettedUrl,
+            options,
+            hopHeaders(options.locale, callerHeaders),
+            method,
+            deadline,
+            limits,
+          );
           const res = await exchange.head;
           phase = "body";
           const status = res.status;
-          const resHeaders = res.headers;
-          if (REDIRECT_STATUSES.has(status) && resHeaders.location && options.followRedirects !== false) {
+          const next =
+            options.followRedirects === false
+              ? undefined
+              : redirectHop(status, res.headers, method, callerHeaders, vettedUrl);
+          if (next !== undefined) {
             res.discard();
-            const next = resolveLocation(resHeaders.location, vettedUrl);
-            if (!next) return netFailure("protocol", `invalid redirect from ${vettedUrl.host}`, current);
-            if (options.redirectAllowed && !redirectAllowed(options.redirectAllowed, next))
-              return netFailure(
-                "redirect_refused",
-                `redirect from ${vettedUrl.host} to ${safeHost(next)} refused: not a host this request may reach`,
-                current,
-                { httpStatus: status },
-              );
+            if (next === "invalid")
+              return netFailure("protocol", `invalid redirect from ${vettedUrl.host}`, current);
             seen ??= new Set();
-            seen.add(vettedUrl.href);
-            if (seen.has(next))
-              return netFailure("too_many_redirects", `redirect loop at ${safeHost(next)}`, current, {
-                httpStatus: status,
-              });
+            const refused = refusedHop(next.url, vettedUrl, current, status, options, seen);
+            if (refused) return refused;
             if (hop >= maxRedirects)
               return netFailure(
                 "too_many_redirects",
                 `more than ${maxRedirects} redirects from ${safeHost(rawUrl)}`,
                 current,
               );
-            if (new URL(next).origin !== vettedUrl.origin) callerHeaders = stripOriginBound(callerHeaders);
-            if (status === 303 || ((status === 301 || status === 302) && method === "POST")) {
-              method = "GET";
-              callerHeaders = withoutBodyHeaders(callerHeaders);
-            }
-            redirects.push(next);
-            current = next;
+            ({ method, headers: callerHeaders } = next);
+            redirects.push(next.url);
+            current = next.url;
             continue;
-          }
-          if (res.codings.length > MAX_CODINGS) {
-            const cap = { name: "coding_layers", limit: MAX_CODINGS } as const;
-            const message = `${vettedUrl.host} stacked ${res.codings.length} content codings, more than ${MAX_CODINGS}`;
-            res.cancel(new NetError("too_large", message, "body", cap));
-            return netFailure("too_large", message, current, { phase: "body", httpStatus: status, cap });
           }
           // A HEAD answer has no body: its Content-Length is the size a GET would get (a browser's HEAD for a
           // large file through the guarded browser was refused as too_large).
-          const declared = Number(resHeaders["content-length"]);
-          if (
-            method !== "HEAD" &&
-            Number.isFinite(declared) &&
-            declared > limits.maxBytes &&
-            !resHeaders["content-encoding"]
-          ) {
-            const message = `${vettedUrl.host} announced ${declared} bytes, over ${limits.maxBytes}`;
-            const cap = { name: "announced_bytes", limit: limits.maxBytes } as const;
-            res.cancel(new NetError("too_large", message, "body", cap));
-            return netFailure("too_large", message, current, { phase: "body", httpStatus: status, cap });
-          }
-          let bytes: Buffer = NO_BYTES;
-          if (method !== "HEAD") {
-            const wire = res.body();
-            bytes = wire instanceof Promise ? await wire : wire;
-            if (res.codings.length > 0)
-              bytes = await decodeBody(bytes, res.codings, limits.maxDecodedBytes, vettedUrl.host, deadline);
-          }
-          const retryAfter = parseRetryAfter(resHeaders["retry-after"]);
+          const bytes = method === "HEAD" ? NO_BYTES : await bodyOf(res, limits, vettedUrl.host, deadline);
+          const retryAfter = parseRetryAfter(res.headers["retry-after"]);
           if (options.failOnHttpError && status >= 400)
             return netFailure(
               "http_status",
@@ -399,7 +241,7 @@ export function createNet(config: NetConfig = {}): Net {
             rawUrl,
             vettedUrl.href,
             status,
-            resHeaders,
+            res.headers,
             redirects,
             bytes,
             Date.now() - t0,
@@ -422,20 +264,43 @@ export function createNet(config: NetConfig = {}): Net {
     }
   }
 
-  return {
-    request,
-    async close() {
-      // A graceful close waits for requests in flight; a hostile peer must not hold the caller's shutdown.
-      const dispatchers: Dispatcher[] = [
-        direct,
-        ...proxies.values(),
-        ...(trustedAgent ? [trustedAgent] : []),
-      ];
-      const graceful = Promise.allSettled(dispatchers.map((d) => d.close()));
-      const late = await Promise.race([graceful.then(() => false), sleep(1000).then(() => true)]);
-      if (late) await Promise.allSettled(dispatchers.map((d) => d.destroy()));
-    },
-  };
+  return { request, close: () => dispatchers.close() };
+}
+
+/**
+ * What the call's own rules say of a redirect target before it is vetted as a hop: the caller's host rule
+ * (`redirectAllowed`), then loops. Records the hop that redirected in `seen`.
+ */
+function refusedHop(
+  next: string,
+  from: URL,
+  current: string,
+  status: number,
+  options: Partial<NetRequestOptions>,
+  seen: Set<string>,
+): NetFailure | undefined {
+  if (options.redirectAllowed && !redirectAllowed(options.redirectAllowed, next))
+    return netFailure(
+      "redirect_refused",
+      `redirect from ${from.host} to ${safeHost(next)} refused: not a host this request may reach`,
+      current,
+      { httpStatus: status },
+    );
+  seen.add(from.href);
+  if (seen.has(next))
+    return netFailure("too_many_redirects", `redirect loop at ${safeHost(next)}`, current, {
+      httpStatus: status,
+    });
+  return undefined;
+}
+
+/** The body as the caller gets it: the wire bytes (capped by the exchange), their codings undone (capped). */
+async function bodyOf(res: Exchange, limits: BodyLimits, host: string, deadline: Deadline): Promise<Buffer> {
+  const wire = res.body();
+  const bytes = wire instanceof Promise ? await wire : wire;
+  return res.codings.length > 0
+    ? decodeBody(bytes, res.codings, limits.maxDecodedBytes, host, deadline)
+    : bytes;
 }
 
 function timeoutFailure(deadline: Deadline, url: string, phase: NetPhase): NetFailure {
@@ -450,106 +315,8 @@ function timeoutFailure(deadline: Deadline, url: string, phase: NetPhase): NetFa
   return netFailure("timeout", `timeout ${what} ${safeHost(url)}`, url, { phase });
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
-
-/** Retry-After as seconds: either a number of seconds or an HTTP date. */
-export function parseRetryAfter(value: string | undefined): number | undefined {
-  if (!value) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  const at = Date.parse(trimmed);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, Math.ceil((at - Date.now()) / 1000));
-}
-
-/** A class rather than an object literal with closures: one allocation per response on the hot path. */
-class Response implements NetResponse {
-  readonly ok = true as const;
-  readonly contentType: string;
-  readonly retryAfter?: number;
-  private decoded: string | undefined;
-
-  constructor(
-    readonly url: string,
-    readonly finalUrl: string,
-    readonly status: number,
-    readonly headers: Record<string, string>,
-    readonly redirects: string[],
-    readonly bytes: Buffer,
-    readonly ms: number,
-    retryAfter?: number,
-  ) {
-    this.contentType = mediaType(headers["content-type"]);
-    if (retryAfter !== undefined) this.retryAfter = retryAfter;
-  }
-
-  text(): string {
-    this.decoded ??= decodeText(this.bytes, this.headers["content-type"]).text;
-    return this.decoded;
-  }
-
-  json<T = unknown>(): T | undefined {
-    try {
-      return JSON.parse(this.text()) as T;
-    } catch {
-      return undefined;
-    }
-  }
-}
-
-function mediaType(header: string | undefined): string {
-  if (!header) return "";
-  const semicolon = header.indexOf(";");
-  return (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase();
-}
-
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const NO_BYTES: Buffer = Buffer.alloc(0);
-
-function stripOriginBound(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).filter(([k]) => !ORIGIN_BOUND.test(k)));
-}
-
-function withoutBodyHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).filter(([k]) => !/^content-(type|length)$/i.test(k)));
-}
-
-function resolveLocation(location: string, base: URL): string | undefined {
-  try {
-    return new URL(location, base).href;
-  } catch {
-    return undefined;
-  }
-}
-
-export function acceptLanguage(locale: string | undefined): string {
-  if (!locale) return "en-US,en;q=0.9";
-  const tag = locale.replace("_", "-");
-  const lang = tag.split("-")[0];
-  return tag === lang ? `${lang},en;q=0.8` : `${tag},${lang};q=0.9,en;q=0.8`;
-}
-
-/** A URL as errors and logs show it: no credentials, no query string (it can hold a key or a user's words). */
-export function withoutQuery(raw: string): string {
-  try {
-    const u = new URL(raw);
-    return `${u.protocol}//${u.host}${u.pathname}`;
-  } catch {
-    return "the URL";
-  }
-}
-
-/** `http://searx.lan:8888/search` → `http://searx.lan:8888`; undefined for anything that is not http(s). */
-function originOf(raw: string): string | undefined {
-  try {
-    const url = new URL(raw);
-    return url.protocol === "http:" || url.protocol === "https:" ? url.origin : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 function redirectAllowed(allowed: (url: URL) => boolean, next: string): boolean {
   try {

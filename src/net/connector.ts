@@ -1,7 +1,8 @@
 import { isIP } from "node:net";
-import { buildConnector } from "undici";
+import type { buildConnector } from "undici";
 import { NetError } from "./failure.js";
 import { trustContext } from "./trust.js";
+import { loadUndici } from "./undici.js";
 
 /** Where a vetted connection really goes; production dials the address itself. */
 export interface DialTarget {
@@ -88,7 +89,7 @@ export function pinnedConnector(
   options: { connectTo?: ConnectTo; ca?: string | string[]; connectTimeoutMs?: number },
   connecting?: ConnectingSockets,
 ): buildConnector.connector {
-  const base = buildConnector({
+  const base = loadUndici().buildConnector({
     ...trustContext(options.ca),
     timeout: options.connectTimeoutMs ?? 30_000,
   });

@@ -4,9 +4,19 @@ import { codingsOf } from "./body.js";
 import { BodyBuffer } from "./body-buffer.js";
 import { NetError } from "./failure.js";
 
+/** What one response may cost, as the exchange enforces it. */
+export interface ExchangeCaps {
+  /** Bytes read off the wire. */
+  wireBytes: number;
+  /** Applies instead when the response has no content coding (its wire bytes are its decoded bytes). */
+  plainBytes: number;
+  /** Stacked content codings a body may need undone. */
+  codingLayers: number;
+}
+
 /**
- * One request and its response, as a handler on undici's dispatcher: the deadline, the wire cap and the body
- * collection in one object. undici's `request()` wraps every response in a Readable, a promise and a signal
+ * One request and its response, as a handler on undici's dispatcher: the deadline, the byte caps (what the
+ * head announces, what the wire brings) and the body collection in one object. undici's `request()` wraps every response in a Readable, a promise and a signal
  * listener, which together cost more client CPU than the whole policy on a keep-alive loopback request; here the
  * wire bytes land straight in an array that the cap watches as they arrive.
  *
@@ -36,17 +46,21 @@ export class Exchange implements Dispatcher.DispatchHandler {
   private failure: unknown;
   private off: (() => void) | undefined;
 
-  /**
-   * `wireCap` bounds the bytes read off the wire; `plainCap` (tighter, when the decoded cap is smaller) applies
-   * when the response has no content coding, since its wire bytes are then its decoded bytes.
-   */
+  private readonly plainCap: number;
+  private readonly wireCap: number;
+  private readonly codingLayers: number;
+  /** The head passed the caps a body is judged by before its first byte is wanted. */
+  private admitted = false;
+
   constructor(
     deadline: Deadline,
     private readonly host: string,
-    wireCap: number,
-    private readonly plainCap: number,
+    caps: ExchangeCaps,
   ) {
-    this.cap = wireCap;
+    this.cap = caps.wireBytes;
+    this.wireCap = caps.wireBytes;
+    this.plainCap = Math.min(caps.wireBytes, caps.plainBytes);
+    this.codingLayers = caps.codingLayers;
     this.head = new Promise<Exchange>((resolve, reject) => {
       this.resolveHead = resolve;
       this.rejectHead = reject;
@@ -104,8 +118,21 @@ export class Exchange implements Dispatcher.DispatchHandler {
     this.fail(err);
   }
 
-  /** The wire bytes: at once when they are all in, else when they are. */
+  /**
+   * The wire bytes: at once when they are all in, else when they are. Asking for them first judges the head:
+   * more stacked codings than allowed, or a plain body announced over the wire cap, ends the exchange before
+   * its bytes are read (a redirect, whose body is discarded, is never judged so).
+   */
   body(): Buffer | Promise<Buffer> {
+    if (!this.admitted && this.failure === undefined) {
+      this.admitted = true;
+      const refusal = this.refusal();
+      if (refusal) {
+        // Even when the whole body is in already: it is refused, not handed over.
+        this.cancel(refusal);
+        return Promise.reject(refusal);
+      }
+    }
     if (this.failure !== undefined) return Promise.reject(this.failure);
     if (this.ended) return this.bytes();
     return new Promise<Buffer>((resolve, reject) => {
@@ -129,6 +156,21 @@ export class Exchange implements Dispatcher.DispatchHandler {
   cancel(reason: Error): void {
     this.chunks.clear();
     this.fail(reason);
+  }
+
+  private refusal(): NetError | undefined {
+    if (this.codings.length > this.codingLayers) {
+      const cap = { name: "coding_layers", limit: this.codingLayers } as const;
+      const message = `${this.host} stacked ${this.codings.length} content codings, more than ${this.codingLayers}`;
+      return new NetError("too_large", message, "body", cap, this.status);
+    }
+    const declared = Number(this.headers["content-length"]);
+    if (Number.isFinite(declared) && declared > this.wireCap && !this.headers["content-encoding"]) {
+      const message = `${this.host} announced ${declared} bytes, over ${this.wireCap}`;
+      const cap = { name: "announced_bytes", limit: this.wireCap } as const;
+      return new NetError("too_large", message, "body", cap, this.status);
+    }
+    return undefined;
   }
 
   private bytes(): Buffer {

@@ -1,3 +1,4 @@
+import { oneLine } from "../core/one-line.js";
 import type { Failure } from "../core/status.js";
 import { redactUrl, redactUrlsIn } from "./redact-url.js";
 
@@ -78,6 +79,8 @@ export class NetError extends Error {
     message: string,
     readonly phase?: NetPhase,
     readonly cap?: NetCap,
+    /** The status of a response refused after its head (a cap), for the failure's `httpStatus`. */
+    readonly httpStatus?: number,
   ) {
     super(message);
     this.name = "NetError";
@@ -102,6 +105,7 @@ export function classifyError(err: unknown, url: string, phase: NetPhase): NetFa
     return netFailure(err.code, err.message, url, {
       phase: err.phase ?? phase,
       ...(err.cap ? { cap: err.cap } : {}),
+      ...(err.httpStatus !== undefined ? { httpStatus: err.httpStatus } : {}),
     });
   const e = err as { code?: string; message?: string; cause?: unknown; name?: string };
   const code = e?.code ?? (e?.cause as { code?: string } | undefined)?.code ?? "";
@@ -137,7 +141,7 @@ export function classifyError(err: unknown, url: string, phase: NetPhase): NetFa
     code.startsWith("ERR_")
   )
     return netFailure("protocol", `malformed response from ${host} (${code})`, url, { phase });
-  return netFailure("connect", `request to ${host} failed: ${oneLine(e?.message ?? String(err))}`, url, {
+  return netFailure("connect", `request to ${host} failed: ${oneLine(e?.message ?? String(err), 200)}`, url, {
     phase,
   });
 }
@@ -152,10 +156,6 @@ export function safeHost(url: string): string {
 
 /** "Response does not match the HTTP/1.1 protocol (Invalid character in chunk size)" → " (invalid character in chunk size)". */
 function parserReason(message: string | undefined): string {
-  const reason = /\(([^()]{1,100})\)\s*$/.exec(oneLine(message ?? ""))?.[1];
+  const reason = /\(([^()]{1,100})\)\s*$/.exec(oneLine(message ?? "", 200))?.[1];
   return reason ? ` (${reason.charAt(0).toLowerCase()}${reason.slice(1)})` : "";
-}
-
-function oneLine(s: string): string {
-  return s.split("\n")[0].slice(0, 200);
 }

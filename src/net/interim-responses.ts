@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import type { Socket } from "node:net";
-import { type buildConnector, Client, type Dispatcher, Pool } from "undici";
+import type { buildConnector, Client, Dispatcher, Pool } from "undici";
+import { loadUndici } from "./undici.js";
 
 /*
  * undici's HTTP/1.1 parser reads 1xx interim responses (102, 103, any unassigned 1xx) and goes on to the real
@@ -96,6 +97,7 @@ export function interimTolerantFactory(origin: string | URL, opts: object): Disp
   // Every agent websift builds hands its pools a connector function (its own, or ProxyAgent's tunnel).
   const options = opts as Pool.Options & { connections?: number | null; connect: buildConnector.connector };
   const connect = skippingConnector(options.connect);
+  const { Client, Pool } = loadUndici();
   return options.connections === 1
     ? new Client(origin, { ...(options as Client.Options), connect })
     : new Pool(origin, { ...options, connect });

@@ -3,6 +3,7 @@ import type { Attempt, Failure, Status } from "../core/status.js";
 import type { Net } from "../net/client.js";
 import type { VetResult } from "../net/vet-url.js";
 import type { Store } from "../store/store.js";
+import { failedRead } from "./failed-read.js";
 import {
   type LadderContext,
   type LadderOutcome,
@@ -204,29 +205,6 @@ function failed(url: string, outcome: Extract<LadderOutcome, { ok: false }>, dea
       ? { status: "timeout" as const, code: "timeout", message: `timeout reading ${safeOrigin(url)}` }
       : outcome.failure;
   return failedRead(url, failure, outcome);
-}
-
-/** A read that produced no text, as a value of the Page shape: every surface handles one type. */
-export function failedRead(
-  url: string,
-  failure: Failure,
-  seen: { finalUrl?: string; contentType?: string; attempts?: Attempt[] } = {},
-): ReadResult {
-  return {
-    url,
-    finalUrl: seen.finalUrl ?? url,
-    title: "",
-    markdown: "",
-    links: [],
-    contentType: seen.contentType ?? "",
-    truncated: false,
-    fetchedAt: new Date().toISOString(),
-    cached: false,
-    status: failure.status,
-    attempts: seen.attempts ?? [],
-    totalChars: 0,
-    error: failure,
-  };
 }
 
 function safeOrigin(url: string): string {

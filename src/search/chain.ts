@@ -5,7 +5,7 @@ import { readAhead } from "../store/read-ahead.js";
 import { summarizeFailures } from "./failure-summary.js";
 import { mergeRanked, type SearchResult } from "./merge.js";
 import { type SearchOptions, type ValidSearch, validateSearch } from "./options.js";
-import type { Provider, ProviderAnswer, ProviderContext } from "./provider.js";
+import type { AutoPlace, Provider, ProviderAnswer, ProviderContext } from "./provider.js";
 import { runProvider, type StepResult, stepReads } from "./run-provider.js";
 import type { Scope } from "./scope.js";
 
@@ -45,50 +45,60 @@ export interface ChainConfig {
   defaults?: { limit?: number; safesearch?: SearchOptions["safesearch"] };
 }
 
-/** Order of `auto` once paid use is unfrozen; frozen, only the free part runs. */
-const PAID_ORDER = ["perplexity", "exa", "tavily", "brave"];
-const KEYLESS_FIRST = "duckduckgo";
-const KEYLESS_SPREAD = ["bing", "mojeek", "startpage", "brave-web"];
-const LAST = "wikipedia";
-/** Fewer DuckDuckGo results than this and the other keyless engines are asked too. */
-const THIN = 3;
-
-type Stage = { kind: "one"; provider: Provider } | { kind: "keyless"; first?: Provider; spread: Provider[] };
+/**
+ * A stage of `auto`: one provider, or a group whose engines stand in for one another (the keyless engines): its
+ * lead alone first, the rest in parallel when the lead fails or has fewer than `thinBelow` results.
+ */
+export type AutoStage =
+  | { kind: "one"; provider: Provider }
+  | { kind: "group"; group: string; first?: Provider; spread: Provider[]; thinBelow: number };
 
 export function paidUnfrozen(env: Record<string, string | undefined>): boolean {
   return env.WEBSIFT_ENABLE_PAID === "1";
 }
 
+/** `auto`'s stages, from the places the providers declare (`Provider.auto`); paid ones only once unfrozen. */
 export function autoStages(
   providers: readonly Provider[],
   env: Record<string, string | undefined>,
   exclude: readonly string[] = [],
   order: readonly string[] = [],
-): Stage[] {
-  const byName = new Map(providers.map((p) => [p.name, p]));
+): AutoStage[] {
+  const placed = providers
+    .filter((p): p is Provider & { auto: AutoPlace } => p.auto !== undefined)
+    .sort((a, b) => a.auto.rank - b.auto.rank);
+  const unfrozen = paidUnfrozen(env);
   // Asked only of the providers `auto` may use: some look on disk (gemini-cli searches PATH for its binary),
   // and this runs on every search.
-  const usable = (name: string) => {
-    const p = byName.get(name);
-    return p && !exclude.includes(name) && p.configured(env) ? p : undefined;
-  };
-  const stages: Stage[] = [];
-  const one = (name: string) => {
-    const p = usable(name);
-    if (p) stages.push({ kind: "one", provider: p });
-  };
-  if (paidUnfrozen(env)) PAID_ORDER.forEach(one);
-  one("searxng");
-  const first = usable(KEYLESS_FIRST);
-  const spread = KEYLESS_SPREAD.map(usable).filter((p): p is Provider => !!p);
-  if (first || spread.length) stages.push({ kind: "keyless", first, spread });
-  one(LAST);
+  const usable = (p: Provider) =>
+    (p.paid && !unfrozen) || exclude.includes(p.name) ? false : p.configured(env);
+  const stages: AutoStage[] = [];
+  const seen = new Set<string>();
+  for (const p of placed) {
+    const group = p.auto.group;
+    if (group === undefined) {
+      if (usable(p)) stages.push({ kind: "one", provider: p });
+      continue;
+    }
+    if (seen.has(group)) continue;
+    seen.add(group);
+    const members = placed.filter((m) => m.auto.group === group);
+    const lead = members.find((m) => m.auto.lead);
+    const first = lead && usable(lead) ? lead : undefined;
+    const spread = members.filter((m) => m !== lead && usable(m));
+    if (first || spread.length)
+      stages.push({ kind: "group", group, first, spread, thinBelow: lead?.auto.lead?.thinBelow ?? 0 });
+  }
   if (!order.length) return stages;
-  // A keyless engine's name moves the whole keyless stage: its engines stand in for one another.
-  const rank = (stage: Stage) => {
-    const names =
-      stage.kind === "one" ? [stage.provider.name] : ["keyless", KEYLESS_FIRST, ...KEYLESS_SPREAD];
-    const found = names.map((n) => order.indexOf(n)).filter((i) => i >= 0);
+  // A grouped engine's name moves its whole group: its engines stand in for one another.
+  const namesOf = (stage: AutoStage) =>
+    stage.kind === "one"
+      ? [stage.provider.name]
+      : [stage.group, ...placed.filter((m) => m.auto.group === stage.group).map((m) => m.name)];
+  const rank = (stage: AutoStage) => {
+    const found = namesOf(stage)
+      .map((n) => order.indexOf(n))
+      .filter((i) => i >= 0);
     return found.length ? Math.min(...found) : order.length;
   };
   return stages.sort((a, b) => rank(a) - rank(b));
@@ -205,7 +215,7 @@ export async function searchChain(
         steps.push(step);
         response = finish(base, [step], attempts, search.limit);
       } else {
-        const stageSteps = await runKeyless(stage, search, config, deadline, budgetOf, note, ctxOf);
+        const stageSteps = await runGroup(stage, search, config, deadline, budgetOf, note, ctxOf);
         steps.push(...stageSteps);
         response = finish(base, stageSteps, attempts, search.limit);
       }
@@ -218,9 +228,9 @@ export async function searchChain(
   return response;
 }
 
-/** DuckDuckGo first; when it is blocked, cooling or thin, the other keyless engines in parallel, merged. */
-async function runKeyless(
-  stage: Extract<Stage, { kind: "keyless" }>,
+/** The group's lead first (DuckDuckGo); when it is blocked, cooling or thin, the others in parallel, merged. */
+async function runGroup(
+  stage: Extract<AutoStage, { kind: "group" }>,
   search: ValidSearch,
   config: ChainConfig,
   deadline: Deadline,
@@ -233,7 +243,7 @@ async function runKeyless(
     const first = await runProvider(stage.first, search, ctxOf(stage.first), deadline, budgetOf(stage.first));
     note(first);
     steps.push(first);
-    if (first.hits.length >= Math.min(THIN, search.limit)) return steps;
+    if (first.hits.length >= Math.min(stage.thinBelow, search.limit)) return steps;
   }
   const spread = await Promise.all(
     stage.spread.map((p) => runProvider(p, search, config.ctx, deadline, budgetOf(p))),
@@ -242,8 +252,8 @@ async function runKeyless(
   return [...steps, ...spread];
 }
 
-/** The provider a stage asks first on its own; the keyless spread goes out in parallel, none of it first. */
-function firstOf(stage: Stage | undefined): Provider | undefined {
+/** The provider a stage asks first on its own; a group's spread goes out in parallel, none of it first. */
+function firstOf(stage: AutoStage | undefined): Provider | undefined {
   if (!stage) return undefined;
   return stage.kind === "one" ? stage.provider : stage.first;
 }
@@ -296,16 +306,7 @@ function failed(
 }
 
 function notConfigured(p: Provider): string {
-  const keys: Record<string, string> = {
-    brave: "BRAVE_API_KEY",
-    tavily: "TAVILY_API_KEY",
-    exa: "EXA_API_KEY",
-    perplexity: "PERPLEXITY_API_KEY",
-    gemini: "GEMINI_API_KEY or GOOGLE_API_KEY",
-    searxng: "SEARXNG_URL",
-    "gemini-cli": "the gemini command on PATH",
-  };
-  return `${p.name} is not configured: set ${keys[p.name] ?? "its settings"}`;
+  return `${p.name} is not configured: set ${p.keyEnv?.join(" or ") ?? p.needs ?? "its settings"}`;
 }
 
 function timeoutFromEnv(env: Record<string, string | undefined>): number | undefined {

@@ -54,11 +54,29 @@ export interface ProviderContext {
   settings: Record<string, unknown>;
 }
 
+/**
+ * Where `auto` asks a provider. Lower ranks are asked first; a paid provider is asked only once paid use is
+ * unfrozen. Providers of one `group` stand in for one another and form one stage at the rank of its lowest
+ * member: its `lead` is asked alone, and the others (by rank, in parallel) only when the lead fails or is thin.
+ */
+export interface AutoPlace {
+  rank: number;
+  group?: string;
+  /** Asked before the rest of its group; fewer results than `thinBelow` (or than asked for) and they are asked too. */
+  lead?: { thinBelow: number };
+}
+
 export interface Provider {
   name: string;
   kind: "keyless" | "keyed" | "self-hosted" | "browser" | "model";
   /** Costs money per call: frozen in `auto` unless WEBSIFT_ENABLE_PAID=1. */
   paid: boolean;
+  /** Its place in `auto`; without one it runs only when pinned (or called by name, like the instant answer). */
+  auto?: AutoPlace;
+  /** The variables that configure it (any one of them), named when it is pinned but not configured. */
+  keyEnv?: readonly string[];
+  /** What configures it when that is not a variable ("the gemini command on PATH"). */
+  needs?: string;
   /** Options the provider applies itself; the chain post-filters the rest. */
   native: {
     region?: boolean;
@@ -69,6 +87,8 @@ export interface Provider {
   };
   /** "self": the provider keeps finer-grained cooldowns itself (DuckDuckGo per region); the chain does not suspend it. */
   cooldowns?: "self";
+  /** With `cooldowns: "self"`: until when its own cooldowns rest it, and why (for `doctor`); undefined when none do. */
+  coolingOf?(store: Store): Promise<{ until: number; reason: string } | undefined>;
   /**
    * A scraped engine's hosts (exact names, or `*.suffix` for one label under it): its requests, their redirects
    * and their final URLs are held to them, so no other site's page is ever parsed as its results.

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { oneLine } from "../core/one-line.js";
+import { modelSafe } from "../ground/fence.js";
 import { withoutQuery } from "../net/client.js";
-import { oneLine } from "../session/one-line.js";
 import type { PendingLookup } from "../session/session.js";
 import { parseAnswer, parseRead, parseSearch } from "./bodies.js";
 import type { ClientLimits } from "./client-limits.js";
@@ -31,7 +32,7 @@ export function registerApi(app: FastifyInstance, ctx: ServeRuntime, deps: ApiDe
     const parsed = parseSearch(request.body);
     if (!parsed.ok) return reply.code(400).send({ error: parsed.reason });
     const { query, options, conversationId } = parsed.value;
-    return limited(request, reply, "search", oneLine(query, 300), async (signal) => {
+    return limited(request, reply, "search", oneLine(query, 300, modelSafe), async (signal) => {
       if (conversationId) {
         const r = await ctx.session().search(conversationId, query, { ...options, signal });
         return r.status === "pending" ? pending(r) : searchReply(r, rawOf(request));
@@ -44,7 +45,7 @@ export function registerApi(app: FastifyInstance, ctx: ServeRuntime, deps: ApiDe
     const parsed = parseRead(request.body);
     if (!parsed.ok) return reply.code(400).send({ error: parsed.reason });
     const { url, options, conversationId } = parsed.value;
-    return limited(request, reply, "read", oneLine(withoutQuery(url), 300), async (signal) => {
+    return limited(request, reply, "read", oneLine(withoutQuery(url), 300, modelSafe), async (signal) => {
       if (conversationId) {
         const r = await ctx.session().read(conversationId, url, { ...options, signal });
         return r.status === "pending" ? pending(r) : readReply(url, r, rawOf(request));
@@ -57,7 +58,7 @@ export function registerApi(app: FastifyInstance, ctx: ServeRuntime, deps: ApiDe
     const parsed = parseAnswer(request.body);
     if (!parsed.ok) return reply.code(400).send({ error: parsed.reason });
     const { query, options, conversationId } = parsed.value;
-    return limited(request, reply, "answer", oneLine(query, 300), async (signal) => {
+    return limited(request, reply, "answer", oneLine(query, 300, modelSafe), async (signal) => {
       if (conversationId) {
         const r = await ctx.session().answer(conversationId, query, { ...options, signal });
         return r.status === "pending" ? pending(r) : answerReply(r, rawOf(request));

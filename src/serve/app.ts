@@ -5,8 +5,10 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from "fastify";
+import { oneLine } from "../core/one-line.js";
+import { modelSafe } from "../ground/fence.js";
 import { isLoopbackHost } from "../mcp/http-guard.js";
-import { oneLine } from "../session/one-line.js";
+import type { Clock } from "../session/clock.js";
 import { registerApi } from "./api.js";
 import { ClientLimits } from "./client-limits.js";
 import type { ServeContext } from "./context.js";
@@ -28,6 +30,8 @@ export interface ServeAppOptions extends GuardOptions {
   maxStreamsPerClient?: number;
   /** Keep-alive comment interval of the event streams (default 15 s). */
   keepAliveMs?: number;
+  /** The event streams' clock (tests move it by hand). */
+  clock?: Clock;
   /** Registered after the API, in order. */
   routes?: RouteRegistrar[];
   /**
@@ -65,14 +69,15 @@ export async function buildServeApp(
     if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE")
       return reply.code(413).send({ error: `body larger than ${Math.round(bodyLimit / 1024)} KB` });
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return reply.code(status).send({ error: oneLine(error.message, 200) });
+    if (status >= 400 && status < 500)
+      return reply.code(status).send({ error: oneLine(error.message, 200, modelSafe) });
     ctx.log(`serve: ${request.method} ${request.routeOptions.url ?? "?"}: ${error.stack ?? error.message}`);
     return reply.code(500).send({ error: "internal error (details in the server log)" });
   });
   app.setNotFoundHandler((request, reply) =>
-    reply
-      .code(404)
-      .send({ error: `no route ${request.method} ${oneLine(request.url.split("?")[0] ?? "", 200)}` }),
+    reply.code(404).send({
+      error: `no route ${request.method} ${oneLine(request.url.split("?")[0] ?? "", 200, modelSafe)}`,
+    }),
   );
 
   installGuard(app, options);
@@ -95,6 +100,7 @@ export async function buildServeApp(
     mailbox: ctx.session().mailbox,
     ids,
     keepAliveMs: options.keepAliveMs,
+    clock: options.clock,
     clientOf,
     maxStreamsPerClient: options.maxStreamsPerClient,
   });

@@ -1,5 +1,6 @@
 import type { OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { type Clock, systemClock } from "../session/clock.js";
 import type { Mail, Mailbox } from "../session/mailbox.js";
 import { parseConversationId } from "./bodies.js";
 import type { ConversationIds } from "./conversation-ids.js";
@@ -13,6 +14,8 @@ export interface EventsOptions {
   ids: ConversationIds;
   /** A comment line this often keeps proxies from closing an idle stream (default 15 s). */
   keepAliveMs?: number;
+  /** Times the keep-alive comments (the session's kind of clock, so a test moves it by hand). */
+  clock?: Clock;
   clientOf(request: FastifyRequest): string;
   /** Streams one client may hold open at once (default 16): each holds a socket. */
   maxStreamsPerClient?: number;
@@ -34,6 +37,7 @@ export function registerEvents(app: FastifyInstance, options: EventsOptions): vo
   const perClient = new Map<string, number>();
   const streams = new Map<string, Set<Stream>>();
   const { mailbox } = options;
+  const clock = options.clock ?? systemClock;
 
   const stopListening = mailbox.listen(
     (mail) => {
@@ -85,12 +89,15 @@ export function registerEvents(app: FastifyInstance, options: EventsOptions): vo
     }
     set.add(stream);
     void stream.catchUp();
-    const keepAlive = setInterval(() => res.write(": keep-alive\n\n"), keepAliveMs);
+    let keepAlive = clock.setTimeout(function beat() {
+      res.write(": keep-alive\n\n");
+      keepAlive = clock.setTimeout(beat, keepAliveMs);
+    }, keepAliveMs);
     res.once("close", () => {
       const left = (perClient.get(client) ?? 1) - 1;
       if (left > 0) perClient.set(client, left);
       else perClient.delete(client);
-      clearInterval(keepAlive);
+      clock.clearTimeout(keepAlive);
       set.delete(stream);
       if (set.size === 0 && streams.get(conversationId) === set) streams.delete(conversationId);
       open.delete(res);

@@ -1,7 +1,8 @@
 import type { Failure } from "../core/status.js";
 import type { AnswerResult } from "../ground/answer.js";
 import { failureEnvelope } from "../ground/envelope.js";
-import { failedRead, type ReadResult } from "../read/read.js";
+import { failedRead } from "../read/failed-read.js";
+import type { ReadResult } from "../read/read.js";
 import type { SearchResponse } from "../search/chain.js";
 import type { LookupKind } from "./lookup-key.js";
 

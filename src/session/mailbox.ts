@@ -1,5 +1,6 @@
 import type { Failure } from "../core/status.js";
 import { type MailboxStore, type MailItem, MemoryMailboxStore } from "../store/mailbox-store.js";
+import { type Clock, systemClock } from "./clock.js";
 import { failedLookup } from "./failed-lookup.js";
 import { keepAsOf } from "./keep-as.js";
 import type { LookupKind } from "./lookup-key.js";
@@ -18,6 +19,8 @@ export interface MailboxOptions {
   /** How often a fleet instance looks for lookups of stopped instances to land as failures (default 1 s). */
   reapEveryMs?: number;
   log?: (line: string) => void;
+  /** When a landing landed (`at`): the session's clock, so its store's retention can be tested by hand. */
+  clock?: Pick<Clock, "now">;
 }
 
 export const instanceLost: Failure = {
@@ -28,19 +31,23 @@ export const instanceLost: Failure = {
 
 /**
  * The one place results owed to a conversation live, owned by the session: it posts each lookup that outlived
- * its turn here, and every surface is a view of it (the HTTP event stream replays and follows it, the library's
- * `onLanded` hears what this session posts). In a fleet the store is shared: a result lands wherever its
- * conversation's stream is, and a lookup whose instance stopped lands as a named failure from another.
+ * its turn here, and every surface is a view of it (the HTTP event stream replays and follows it, MCP's
+ * web_result and tasks take a landing by id, the library's `onLanded` hears what this session posts). A landing
+ * is handed once, to its own conversation, whichever view takes it first. In a fleet the store is shared: a
+ * result lands wherever its conversation's stream is, and a lookup whose instance stopped lands as a named
+ * failure from another.
  */
 export class Mailbox {
   readonly store: MailboxStore;
   private readonly posted = new Set<(landing: Landing) => void>();
   private readonly reaper?: NodeJS.Timeout;
   private readonly log: (line: string) => void;
+  private readonly clock: Pick<Clock, "now">;
 
   constructor(options: MailboxOptions = {}) {
     this.store = options.store ?? new MemoryMailboxStore();
     this.log = options.log ?? (() => {});
+    this.clock = options.clock ?? systemClock;
     if (this.store.shared) {
       this.reaper = setInterval(() => void this.reap(), options.reapEveryMs ?? 1000);
       this.reaper.unref();
@@ -67,7 +74,7 @@ export class Mailbox {
   async post(landing: Landing): Promise<boolean> {
     const stored = await this.store.append(
       landing.conversationId,
-      { id: landing.id, at: Date.now(), body: landing },
+      { id: landing.id, at: this.clock.now(), body: landing },
       { leased: true },
     );
     if (stored) for (const listener of this.posted) callSafely(listener, landing);
@@ -90,11 +97,33 @@ export class Mailbox {
     return (await this.store.unhanded(conversationId)).map(toMail);
   }
 
+  /**
+   * Hands one landing to the view that asks for it by id (MCP's web_result, a task's result): only to the first
+   * view that asks, and only within its own conversation. Undefined when it is not kept, or already handed.
+   */
+  async take(conversationId: string, id: string): Promise<Mail | undefined> {
+    const mail = await this.find(conversationId, id);
+    if (!mail || !(await this.store.markHanded(conversationId, id))) return undefined;
+    return mail;
+  }
+
+  /** A kept landing of the conversation, handed or not (a view that took it reads it again). */
+  async find(conversationId: string, id: string): Promise<Mail | undefined> {
+    const item = (await this.store.after(conversationId)).find((kept) => kept.id === id);
+    return item && toMail(item);
+  }
+
+  /** How long and how many landings a conversation keeps: every view's bound (tasks kept no longer). */
+  get retention(): MailboxStore["retention"] {
+    return this.store.retention;
+  }
+
   status(): { backend: "memory" | "redis"; degraded: boolean } {
     return this.store.status();
   }
 
-  markHanded(conversationId: string, id: string): Promise<void> {
+  /** Notes that a stream took a landing; true when it was the first view to take it. */
+  markHanded(conversationId: string, id: string): Promise<boolean> {
     return this.store.markHanded(conversationId, id);
   }
 
@@ -122,7 +151,7 @@ export class Mailbox {
         result,
         keepAs: keepAsOf(kind, lease.subject, result),
       } as Landing;
-      await this.store.append(lease.conversationId, { id: lease.id, at: Date.now(), body: landing });
+      await this.store.append(lease.conversationId, { id: lease.id, at: this.clock.now(), body: landing });
       this.log(`mailbox: a ${kind} lookup of a stopped instance landed as instance_lost`);
     }
     return orphans.length;

@@ -16,6 +16,7 @@ import type { AnswerOptions, AnswerResult } from "../ground/answer.js";
 import type { ReadOptions, ReadResult } from "../read/read.js";
 import type { SearchResponse } from "../search/chain.js";
 import type { SearchOptions } from "../search/options.js";
+import { MemoryMailboxStore } from "../store/mailbox-store.js";
 import type { Websift } from "../websift.js";
 import { type Clock, systemClock } from "./clock.js";
 import {
@@ -181,7 +182,9 @@ export function createSession(websift: SessionWebsift, given?: SessionOptions): 
   const slots = new SlotQueue(options.maxConcurrent ?? 3);
   const memory = createWebMemory(clock);
   const inFlight = new Map<string, Lookup>();
-  const mailbox = options.mailbox ?? new Mailbox();
+  // The session's own mailbox keeps its time, so its retention follows the clock a test moves.
+  const mailbox =
+    options.mailbox ?? new Mailbox({ store: new MemoryMailboxStore({}, () => clock.now()), clock });
   const onLanded = options.onLanded;
   const stopHearing = onLanded ? mailbox.onPosted((landing) => onLanded(landing)) : () => {};
   // Calls aborted at their deadline may still be winding down; close() waits for them too.

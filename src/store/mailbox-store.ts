@@ -34,6 +34,8 @@ export const DEFAULT_PER_CONVERSATION = 100;
 export interface MailboxStore {
   /** Shared by a fleet (leases and orphans mean something only then). */
   readonly shared: boolean;
+  /** How long and how many items are kept: the one bound on everything a conversation is owed, on every surface. */
+  readonly retention: Required<Pick<MailboxRetention, "keepMs" | "perConversation">>;
   /** Degraded: the fleet's store is away, so landings stay on this instance until it is back. */
   status(): { backend: "memory" | "redis"; degraded: boolean };
   /**
@@ -46,8 +48,8 @@ export interface MailboxStore {
   after(conversationId: string, lastId?: string): Promise<MailItem[]>;
   /** Items no stream has taken yet. */
   unhanded(conversationId: string): Promise<MailItem[]>;
-  /** Notes that a stream took the item. */
-  markHanded(conversationId: string, id: string): Promise<void>;
+  /** Notes that a view took the item: true for the first taker only (across the fleet while it is reachable). */
+  markHanded(conversationId: string, id: string): Promise<boolean>;
   listen(listener: (conversationId: string, item: MailItem) => void, onGap?: () => void): () => void;
   lease(lease: Lease): Promise<void>;
   /** Drops a lease whose lookup reached its conversation another way (answered in a turn, withdrawn). */
@@ -71,6 +73,7 @@ export class MemoryMailboxStore implements MailboxStore {
   }
   private readonly boxes = new Map<string, Box>();
   private readonly listeners = new Set<(conversationId: string, item: MailItem) => void>();
+  readonly retention: MailboxStore["retention"];
   private readonly keepMs: number;
   private readonly perConversation: number;
   private readonly conversations: number;
@@ -82,6 +85,7 @@ export class MemoryMailboxStore implements MailboxStore {
     this.keepMs = retention.keepMs ?? DEFAULT_KEEP_MS;
     this.perConversation = retention.perConversation ?? DEFAULT_PER_CONVERSATION;
     this.conversations = retention.conversations ?? 1000;
+    this.retention = { keepMs: this.keepMs, perConversation: this.perConversation };
   }
 
   async append(conversationId: string, item: MailItem): Promise<boolean> {
@@ -111,8 +115,11 @@ export class MemoryMailboxStore implements MailboxStore {
     return this.kept(conversationId).filter((item) => !box?.handed.has(item.id));
   }
 
-  async markHanded(conversationId: string, id: string): Promise<void> {
-    this.box(conversationId, false)?.handed.add(id);
+  async markHanded(conversationId: string, id: string): Promise<boolean> {
+    const box = this.box(conversationId, false);
+    if (!box || box.handed.has(id)) return false;
+    box.handed.add(id);
+    return true;
   }
 
   listen(listener: (conversationId: string, item: MailItem) => void): () => void {

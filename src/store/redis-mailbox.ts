@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
+import { loadIoredis } from "./backend-modules.js";
 import {
   afterId,
   DEFAULT_KEEP_MS,
@@ -80,6 +81,7 @@ type MailRedis = Redis & {
  */
 export class RedisMailboxStore implements MailboxStore {
   readonly shared = true;
+  readonly retention: MailboxStore["retention"];
   private readonly cmd: MailRedis;
   private readonly sub: Redis;
   private readonly local: MemoryMailboxStore;
@@ -100,8 +102,10 @@ export class RedisMailboxStore implements MailboxStore {
   constructor(private readonly options: RedisMailboxOptions) {
     this.keepMs = options.keepMs ?? DEFAULT_KEEP_MS;
     this.perConversation = options.perConversation ?? DEFAULT_PER_CONVERSATION;
+    this.retention = { keepMs: this.keepMs, perConversation: this.perConversation };
     this.aliveMs = options.aliveMs ?? 3000;
     this.local = new MemoryMailboxStore(options);
+    const { Redis } = loadIoredis();
     this.cmd = new Redis(options.url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
@@ -183,16 +187,19 @@ export class RedisMailboxStore implements MailboxStore {
     return items.filter((item) => !taken.has(item.id));
   }
 
-  async markHanded(conversationId: string, id: string): Promise<void> {
-    await this.local.markHanded(conversationId, id);
-    if (this.cmd.status !== "ready") return;
+  async markHanded(conversationId: string, id: string): Promise<boolean> {
+    const first = await this.local.markHanded(conversationId, id);
+    if (this.cmd.status !== "ready") return first;
     const key = `${this.key(conversationId)}:handed`;
-    await this.cmd
+    const done = await this.cmd
       .multi()
       .sadd(key, id)
       .pexpire(key, this.keepMs)
       .exec()
-      .catch(() => {});
+      .catch(() => null);
+    // SADD answers 1 to the one instance that added the id: the fleet's first taker.
+    const added = done?.[0]?.[1];
+    return typeof added === "number" ? added === 1 : first;
   }
 
   listen(listener: (conversationId: string, item: MailItem) => void, onGap?: () => void): () => void {

@@ -1,4 +1,5 @@
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
+import { loadIoredis } from "./backend-modules.js";
 import { BackendHealth, type StoreStatus } from "./fallback.js";
 import { withinResponsiveTime } from "./responsive-timeout.js";
 import { MemoryStore, type Store } from "./store.js";
@@ -44,6 +45,7 @@ export class RedisStore implements Store {
     this.health = new BackendHealth("redis", options.log);
     const connectTimeout = options.connectTimeoutMs ?? 2000;
     this.commandTimeoutMs = options.commandTimeoutMs ?? 1000;
+    const { Redis } = loadIoredis();
     this.redis = new Redis(options.url, {
       keyPrefix: "websift:",
       connectTimeout,

@@ -1,7 +1,8 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
+import { loadBetterSqlite3 } from "./backend-modules.js";
 import type { StoreStatus } from "./fallback.js";
 import type { Store } from "./store.js";
 
@@ -34,7 +35,8 @@ export class SqliteStore implements Store {
     closeSync(openSync(path, "a", 0o600));
     chmodSync(path, 0o600);
 
-    this.db = new Database(path, { timeout: 5000 });
+    const Sqlite = loadBetterSqlite3();
+    this.db = new Sqlite(path, { timeout: 5000 });
     this.db.pragma("journal_mode = WAL");
     this.db.pragma("synchronous = NORMAL");
     this.db.exec(`

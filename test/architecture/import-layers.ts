@@ -12,6 +12,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["store"],
   ["config"],
   ["net"],
+  // What providers of search and read share over HTTP: the keyed JSON call, API failures, Tavily's and Exa's dialects.
+  ["provider-http"],
   ["search"],
   ["read"],
   ["ground"],
@@ -20,7 +22,8 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["websift.ts", "arguments.ts", "public-helpers.ts"],
   ["session"],
   ["mcp"],
-  // The package root re-exports the library and, for now, the MCP server too; nothing in src/ imports it.
+  // The package root re-exports the library and the session; its deprecated startMcpHttp loads mcp on first
+  // call. Nothing in src/ imports it.
   ["index.ts"],
   ["serve", "adapters"],
   ["cli"],

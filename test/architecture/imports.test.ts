@@ -24,7 +24,6 @@ const KNOWN_UPWARD: readonly { from: string; to: string; reason: string }[] = [
     "search/chain.ts",
     "search/failure-summary.ts",
     "search/provider.ts",
-    "search/providers/duckduckgo.ts",
     "search/suspension.ts",
     "websift.ts",
   ].map((to) => ({ from: "config/doctor.ts", to, reason: "doctor probes the layers above config; to move" })),

@@ -1,6 +1,11 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { RequestTaskStore } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { Result, Task } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll } from "vitest";
+import type { ClientLookups } from "../../src/mcp/pending-lookups.js";
+import type { LookupTaskStore } from "../../src/mcp/pending-tasks.js";
+import { SESSION_TOOLS, type SessionTool } from "../../src/mcp/pending-tools.js";
 import { createMcpServer, type McpServerOptions } from "../../src/mcp/server.js";
 import { MemoryStore } from "../../src/store/store.js";
 import { createWebsift, type Websift } from "../../src/websift.js";
@@ -87,4 +92,31 @@ export function useHeldWeb(): {
     state.web.reset();
   });
   return state;
+}
+
+/**
+ * A task-augmented web_fetch started on one client's lookups without a transport, the request's task store
+ * standing in for the SDK's (it records each status the client would be told).
+ */
+export async function startTask(lookups: ClientLookups, tasks: LookupTaskStore, url: string) {
+  const request = { method: "tools/call", params: { name: "web_fetch", task: { ttl: 60_000 } } };
+  const task = await tasks.createTask({ ttl: 60_000 }, 1, request);
+  const statuses: string[] = [];
+  const taskStore = {
+    updateTaskStatus: async (taskId: string, status: Task["status"]) => {
+      await tasks.updateTaskStatus(taskId, status);
+      statuses.push(status);
+    },
+    storeTaskResult: async (taskId: string, status: "completed" | "failed", result: Result) => {
+      await tasks.storeTaskResult(taskId, status, result);
+      statuses.push(status);
+    },
+  } as unknown as RequestTaskStore;
+  const fetchTool = SESSION_TOOLS.get("web_fetch") as SessionTool;
+  await lookups.startTask(fetchTool, { url }, task, { signal: new AbortController().signal, taskStore });
+  return {
+    taskId: task.taskId,
+    statuses,
+    result: () => tasks.getTaskResult(task.taskId) as Promise<ToolResult>,
+  };
 }

@@ -1,11 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ClientLookups } from "../../src/mcp/pending-lookups.js";
+import { LookupProgress } from "../../src/mcp/pending-progress.js";
+import { LookupTaskStore } from "../../src/mcp/pending-tasks.js";
 import { SESSION_TOOLS, type SessionTool } from "../../src/mcp/pending-tools.js";
 import type { ToolOutput } from "../../src/mcp/tools.js";
+import { createSession } from "../../src/session/session.js";
 import type { Websift } from "../../src/websift.js";
 import { heldRoute, page, until } from "../session/harness.js";
 import { type SimWeb, startSimWeb } from "../simweb/index.js";
-import { websiftFor } from "./harness.js";
+import { startTask as startTaskOn, websiftFor } from "./harness.js";
 
 // Driven without a transport, so the test knows exactly when a call is waiting on its lookup.
 let web: SimWeb;
@@ -43,6 +46,15 @@ function slowPage() {
 
 const live = () => new AbortController().signal;
 
+let tasks: LookupTaskStore;
+/** One client's lookups as createMcpServer wires them. */
+function clientLookups(options: { waitSeconds: number; deadlineSeconds: number; maxConcurrent: number }) {
+  const progress = new LookupProgress();
+  const session = createSession(progress.around(websift), options);
+  tasks = new LookupTaskStore(session.mailbox.retention);
+  return new ClientLookups({ session, progress, tasks });
+}
+
 async function landed(id: string): Promise<ToolOutput> {
   for (;;) {
     const out = await lookups.result(id, { signal: live() });
@@ -52,7 +64,7 @@ async function landed(id: string): Promise<ToolOutput> {
 
 describe("MCP cancellation of session lookups", () => {
   it("a cancelled call whose lookup's id the client never got stops the lookup", async () => {
-    lookups = new ClientLookups(websift, { waitSeconds: 30, deadlineSeconds: 60, maxConcurrent: 2 });
+    lookups = clientLookups({ waitSeconds: 30, deadlineSeconds: 60, maxConcurrent: 2 });
     const route = slowPage();
     const abort = new AbortController();
     const call = lookups.call(fetchTool, { url: route.url }, { signal: abort.signal });
@@ -63,7 +75,7 @@ describe("MCP cancellation of session lookups", () => {
   });
 
   it("a cancelled call does not stop a lookup the client was told is still running: web_result returns it", async () => {
-    lookups = new ClientLookups(websift, { waitSeconds: 0.2, deadlineSeconds: 60, maxConcurrent: 2 });
+    lookups = clientLookups({ waitSeconds: 0.2, deadlineSeconds: 60, maxConcurrent: 2 });
     const route = slowPage();
     const first = await lookups.call(fetchTool, { url: route.url }, { signal: live() });
     expect(first?.structured).toMatchObject({ status: "pending" });
@@ -88,16 +100,9 @@ describe("MCP cancellation of session lookups", () => {
   });
 
   it("a cancelled call does not stop a lookup a task of the same client awaits: the task gets its result", async () => {
-    lookups = new ClientLookups(websift, { waitSeconds: 30, deadlineSeconds: 60, maxConcurrent: 2 });
+    lookups = clientLookups({ waitSeconds: 30, deadlineSeconds: 60, maxConcurrent: 2 });
     const route = slowPage();
-    const stored: { taskId: string; status: string }[] = [];
-    const taskStore = {
-      storeTaskResult: async (taskId: string, status: string) => {
-        stored.push({ taskId, status });
-      },
-    } as unknown as Parameters<ClientLookups["startTask"]>[3]["taskStore"];
-    const task = { taskId: "task-1" } as Parameters<ClientLookups["startTask"]>[2];
-    await lookups.startTask(fetchTool, { url: route.url }, task, { signal: live(), taskStore });
+    const task = await startTaskOn(lookups, tasks, route.url);
     await route.arrived;
 
     // The same page asked by a plain call, which is then cancelled: it shares the lookup the task awaits.
@@ -107,8 +112,9 @@ describe("MCP cancellation of session lookups", () => {
     expect(await call).toBeUndefined();
 
     route.release();
-    await until(() => stored.length > 0);
-    expect(stored).toEqual([{ taskId: "task-1", status: "completed" }]);
+    await until(() => task.statuses.length > 0);
+    expect(task.statuses).toEqual(["completed"]);
+    expect(JSON.stringify(await task.result())).toContain("Held page");
     expect(route.dropped()).toBe(false);
   });
 });

@@ -153,6 +153,44 @@ describe("the packed package, installed into a clean folder", () => {
       result: { status: "disabled", results: [] },
     });
   }, 60_000);
+
+  it("imports each entry: the root without the MCP SDK, Fastify or a store driver, and websift/mcp, websift/serve", async () => {
+    const script = `
+      import { createRequire } from "node:module";
+      const root = await import("websift");
+      // What the root alone loaded, by package, from the require cache (the drivers and SDKs are CommonJS or
+      // ship a CommonJS build that the ESM loader also registers there).
+      const loaded = (name) => Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes("/node_modules/" + name + "/"));
+      const heavy = Object.fromEntries(["ioredis", "better-sqlite3", "fastify", "playwright-core", "unpdf"].map((n) => [n, loaded(n)]));
+      const mcp = await import("websift/mcp");
+      const serve = await import("websift/serve");
+      const websift = root.createWebsift();
+      const session = root.createSession(websift, { waitSeconds: 1 });
+      await session.close();
+      await websift.close();
+      console.log(JSON.stringify({
+        heavy,
+        // The check above sees a CommonJS package the ESM loader brought in: Fastify is there once serve is.
+        fastifyWithServe: loaded("fastify"),
+        root: [typeof root.createWebsift, typeof root.createSession, typeof root.openStore, typeof root.startMcpHttp],
+        mcp: [typeof mcp.createMcpServer, typeof mcp.startMcpHttp, typeof mcp.serveMcpStdio],
+        serve: [typeof serve.createServeContext, typeof serve.buildServeApp, typeof serve.listen, typeof serve.registerDashboard],
+      }));`;
+    const imported = await node(script, { WEBSIFT_ENABLED: "0", WEBSIFT_STORE: "memory" });
+    expect(imported.code, imported.stderr).toBe(0);
+    const out = JSON.parse(imported.stdout) as Record<string, unknown>;
+    expect(out.heavy).toEqual({
+      ioredis: false,
+      "better-sqlite3": false,
+      fastify: false,
+      "playwright-core": false,
+      unpdf: false,
+    });
+    expect(out.fastifyWithServe).toBe(true);
+    expect(out.root).toEqual(["function", "function", "function", "function"]);
+    expect(out.mcp).toEqual(["function", "function", "function"]);
+    expect(out.serve).toEqual(["function", "function", "function", "function"]);
+  }, 60_000);
 });
 
 // The published undici, as npm installs it: what websift does with responses that undici alone handles otherwise

@@ -1,13 +1,18 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { failedLookup } from "../../src/session/failed-lookup.js";
+import type { Landing } from "../../src/session/session.js";
 import { serveWeb } from "../mcp/harness.js";
+import { manualClock } from "../session/harness.js";
 import { type SimWeb, startSimWeb } from "../simweb/index.js";
-import { gate, openEvents, type Served, serve } from "./harness.js";
+import { type EventStream, gate, openEvents, type Served, serve } from "./harness.js";
 
 let web: SimWeb;
 let server: Served;
+// The streams' keep-alive runs on a clock the test moves: no test waits for wall time to pass.
+const clock = manualClock();
 beforeAll(async () => {
   web = await startSimWeb();
-  server = await serve(web, { app: { keepAliveMs: 50 } });
+  server = await serve(web, { app: { keepAliveMs: 15_000, clock } });
 });
 afterAll(async () => {
   await server.close();
@@ -74,7 +79,8 @@ describe("conversations", () => {
     const door = slowPage("/slow-a");
     const convA = await server.conversation();
     const stream = await openEvents(`${server.url}/v1/conversations/${convA}/events`);
-    const other = await openEvents(`${server.url}/v1/conversations/${await server.conversation()}/events`);
+    const otherConversation = await server.conversation();
+    const other = await openEvents(`${server.url}/v1/conversations/${otherConversation}/events`);
     try {
       const res = await server.post("/v1/read", {
         url: "https://www.example.com/slow-a",
@@ -104,9 +110,9 @@ describe("conversations", () => {
       expect(landed.data.text).toMatch(/^https:\/\/www\.example\.com\/slow-a \(source: extracted-html\)\n/);
       expect(landed.data.text).toMatch(/<<<WEB_CONTENT nonce=/);
       // Keep-alive comments flow while nothing lands; another conversation's stream got nothing.
-      while (stream.comments.filter((c) => c === ": keep-alive").length < 1) await tick();
-      const nothing = await Promise.race([other.next().then(() => "event"), pause(200).then(() => "none")]);
-      expect(nothing).toBe("none");
+      clock.advance(15_000);
+      await stream.comment(": keep-alive");
+      await nothingBefore(other, otherConversation);
     } finally {
       stream.close();
       other.close();
@@ -124,19 +130,16 @@ describe("conversations", () => {
     const pending = await res.json();
     expect(pending.status).toBe("pending");
     door.open();
+    // In the mailbox by now: onLanded hears a landing once it is stored.
     await landed;
-    await pause(50); // the landing is rendered, then handed to the streams
     // Another conversation's stream connecting first does not take it.
-    const intruder = await openEvents(`${server.url}/v1/conversations/${await server.conversation()}/events`);
+    const intruderConversation = await server.conversation();
+    const intruder = await openEvents(`${server.url}/v1/conversations/${intruderConversation}/events`);
     const stream = await openEvents(`${server.url}/v1/conversations/${convB}/events`);
     try {
       const event = await stream.next();
       expect(event.data).toMatchObject({ id: pending.id, status: "ok", conversation_id: convB });
-      const nothing = await Promise.race([
-        intruder.next().then(() => "event"),
-        pause(200).then(() => "none"),
-      ]);
-      expect(nothing).toBe("none");
+      await nothingBefore(intruder, intruderConversation);
     } finally {
       stream.close();
       intruder.close();
@@ -218,8 +221,7 @@ describe("conversations", () => {
 
     // Without Last-Event-ID a stream gets only what no stream took: here nothing.
     const fresh = await openEvents(url);
-    const nothing = await Promise.race([fresh.next().then(() => "event"), pause(200).then(() => "none")]);
-    expect(nothing).toBe("none");
+    await nothingBefore(fresh, cid);
     fresh.close();
   });
 
@@ -245,10 +247,7 @@ describe("conversations", () => {
       open[0]?.close();
       let again = third;
       // The server hears the first stream close a moment after the client drops it.
-      while (again.status === 429) {
-        await pause(20);
-        again = await fetch(`${own.url}/v1/conversations/${s3}/events`);
-      }
+      while (again.status === 429) again = await fetch(`${own.url}/v1/conversations/${s3}/events`);
       expect(again.status).toBe(200);
       await again.body?.cancel();
       open[1]?.close();
@@ -265,5 +264,16 @@ describe("conversations", () => {
   });
 });
 
-const tick = () => pause(10);
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * That `stream` was sent nothing so far, told by events, not by waiting: a marker landing is posted to its
+ * conversation now, and a stream sends in landing order, so anything sent to it before would come first.
+ */
+async function nothingBefore(stream: EventStream, conversationId: string): Promise<void> {
+  const id = `marker-${++markers}`;
+  const url = "https://www.example.com/marker";
+  const result = failedLookup("read", url, { status: "error", code: "marker", message: "a marker" });
+  const landing = { id, conversationId, kind: "read", result, keepAs: "(marker)" } as Landing;
+  expect(await server.ctx.session().mailbox.post(landing)).toBe(true);
+  expect((await stream.next()).id).toBe(id);
+}
+let markers = 0;

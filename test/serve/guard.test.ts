@@ -1,5 +1,6 @@
 import http from "node:http";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { ClientLimits } from "../../src/serve/client-limits.js";
 import { serveWeb } from "../mcp/harness.js";
 import { type SimWeb, startSimWeb } from "../simweb/index.js";
 import { conversationAt, gate, type Served, serve } from "./harness.js";
@@ -228,12 +229,25 @@ describe("per-client concurrency cap", () => {
       const route = slowRoute();
       const first = capped.post("/v1/read", { url: "https://www.example.com/slow1" });
       await reached("/slow1");
-      let received = 1;
-      capped.app.server.on("request", () => received++);
+      // Watched at the limiter itself, not by waiting a while: both later calls ask for a place, and neither
+      // gets one while the first runs (an uncapped server would hand them theirs at once).
+      const asked = vi.spyOn(ClientLimits.prototype, "acquire");
       const queued = [2, 3].map((n) => capped.post("/v1/read", { url: `https://www.example.com/slow${n}` }));
-      while (received < 3) await new Promise((r) => setTimeout(r, 5));
-      // Time for an uncapped server to let them through to the web, which the door still holds.
-      await new Promise((r) => setTimeout(r, 100));
+      let places: Promise<unknown>[];
+      try {
+        while (asked.mock.results.length < 2) await new Promise((r) => setImmediate(r));
+        places = asked.mock.results.map((r) => r.value as Promise<unknown>);
+      } finally {
+        asked.mockRestore();
+      }
+      const given = places.map(() => false);
+      places.forEach((place, i) => {
+        void place.then(() => {
+          given[i] = true;
+        });
+      });
+      await new Promise((r) => setImmediate(r));
+      expect(given).toEqual([false, false]);
       expect(web.requests.filter((r) => r.path.startsWith("/slow"))).toHaveLength(1);
       route.door.open();
       const statuses = await Promise.all([first, ...queued].map(async (r) => (await r).status));

@@ -90,6 +90,8 @@ export interface EventStream {
   next(): Promise<{ id: string; event: string; data: Record<string, unknown> }>;
   /** Comment lines seen so far (": connected", ": keep-alive"). */
   comments: string[];
+  /** Reads on until the comment line `text` came. */
+  comment(text: string): Promise<void>;
   close(): void;
 }
 
@@ -128,6 +130,9 @@ export async function openEvents(url: string, headers: Record<string, string> = 
     async next() {
       while (queued.length === 0) await readOne();
       return queued.shift() as { id: string; event: string; data: Record<string, unknown> };
+    },
+    async comment(text) {
+      while (!comments.includes(text)) await readOne();
     },
     close: () => abort.abort(),
   };

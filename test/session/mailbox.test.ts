@@ -3,6 +3,7 @@ import { Mailbox } from "../../src/session/mailbox.js";
 import { createSession, type Landing } from "../../src/session/session.js";
 import { RedisMailboxStore } from "../../src/store/redis-mailbox.js";
 import { RedisServer } from "../store/redis-server.js";
+import { manualClock } from "./harness.js";
 
 let redis: RedisServer;
 beforeAll(async () => {
@@ -62,6 +63,48 @@ describe("the session's mailbox", () => {
     expect(session.mailbox).toBe(mailbox);
     await session.close();
     await mailbox.close();
+  });
+
+  it("keeps a session's landings by the session's clock: handed once, gone after its keep time", async () => {
+    const clock = manualClock();
+    let release = () => {};
+    const slow = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const session = createSession(
+      {
+        search: async (query) => {
+          await slow;
+          return { status: "ok", query, results: [], attempted: [], scope: "general" };
+        },
+        read: async () => {
+          throw new Error("not used");
+        },
+        answer: async () => {
+          throw new Error("not used");
+        },
+      },
+      { waitSeconds: 0, clock },
+    );
+    try {
+      const first = session.search("c1", "tide tables");
+      clock.advance(0);
+      const pending = await first;
+      expect(pending.status).toBe("pending");
+      const posted = new Promise<Landing>((resolve) => session.mailbox.onPosted(resolve));
+      release();
+      await posted;
+      const { keepMs } = session.mailbox.retention;
+      expect(await session.mailbox.take("c2", pending.id)).toBeUndefined();
+      expect((await session.mailbox.find("c1", pending.id))?.landing.id).toBe(pending.id);
+      clock.advance(keepMs);
+      expect((await session.mailbox.take("c1", pending.id))?.landing.id).toBe(pending.id);
+      expect(await session.mailbox.take("c1", pending.id)).toBeUndefined();
+      clock.advance(1);
+      expect(await session.mailbox.find("c1", pending.id)).toBeUndefined();
+    } finally {
+      await session.close();
+    }
   });
 
   it("lands a stopped instance's owed lookup as a named failure of its kind, once", async () => {

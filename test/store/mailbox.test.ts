@@ -78,8 +78,10 @@ describe.each(backends)("%s mailbox", (_name, open) => {
     try {
       const c = conversation();
       for (const id of ["a", "b", "c"]) await store.append(c, item(id));
-      await store.markHanded(c, "b");
+      expect(await store.markHanded(c, "b")).toBe(true);
       expect((await store.unhanded(c)).map((i) => i.id)).toEqual(["a", "c"]);
+      // A landing is handed once: a second view asking for it is told it was taken.
+      expect(await store.markHanded(c, "b")).toBe(false);
     } finally {
       await store.close();
     }
@@ -123,8 +125,10 @@ describe("a fleet's mailbox in Redis", () => {
       await b.append(c, item("from-b"));
       expect((await atA).id).toBe("from-b");
       expect((await a.after(c)).map((i) => i.id)).toEqual(["from-b"]);
-      await a.markHanded(c, "from-b");
+      expect(await a.markHanded(c, "from-b")).toBe(true);
       expect(await b.unhanded(c)).toEqual([]);
+      // Handed once across the fleet: the other instance's view is told another took it.
+      expect(await b.markHanded(c, "from-b")).toBe(false);
     } finally {
       await Promise.all([a.close(), b.close()]);
     }

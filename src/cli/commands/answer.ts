@@ -1,6 +1,4 @@
 import type { Command } from "commander";
-import { answerView, redactedRaw } from "../../ground/model-view.js";
-import { redactSecrets } from "../../ground/redact.js";
 import { outputMode } from "../output.js";
 import { EXIT, oneOf, printJson, progressSink, websiftFromEnv } from "../runtime.js";
 
@@ -32,6 +30,11 @@ Examples:
   websift answer --sources-apart --json "latest node.js LTS"`,
     )
     .action(async (words: string[], opts) => {
+      // Loaded here, not with the command table: `websift --help` never pays for the renderers.
+      const [{ answerView, redactedRaw }, { redactSecrets }] = await Promise.all([
+        import("../../ground/model-view.js"),
+        import("../../ground/redact.js"),
+      ]);
       const websift = await websiftFromEnv({ verbose: opts.verbose });
       try {
         const result = await websift.answer(words.join(" "), {

@@ -1,6 +1,4 @@
 import type { Command } from "commander";
-import { pageView, redactedRaw } from "../../ground/model-view.js";
-import { redactSecrets } from "../../ground/redact.js";
 import { outputMode, RAW_HELP } from "../output.js";
 import { EXIT, oneOf, parseIntOption, printJson, websiftFromEnv } from "../runtime.js";
 
@@ -41,6 +39,11 @@ Examples:
   websift fetch https://example.org/post --offset 6000 --json`,
     )
     .action(async (url: string, opts) => {
+      // Loaded here, not with the command table: `websift --help` never pays for the renderers.
+      const [{ pageView, redactedRaw }, { redactSecrets }] = await Promise.all([
+        import("../../ground/model-view.js"),
+        import("../../ground/redact.js"),
+      ]);
       const websift = await websiftFromEnv({ verbose: opts.verbose });
       try {
         const page = await websift.read(url, {

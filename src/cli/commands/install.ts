@@ -1,12 +1,6 @@
 import type { Command } from "commander";
-import { installCodex } from "../../mcp/install/codex.js";
-import { installJsonClient, type JsonClient } from "../../mcp/install/json-client.js";
-import {
-  describeChange,
-  exportedVariableNames,
-  type InstallChange,
-  launchFor,
-} from "../../mcp/install/launch.js";
+import type { JsonClient } from "../../mcp/install/json-client.js";
+import type { InstallChange } from "../../mcp/install/launch.js";
 import { EXIT, printJson } from "../runtime.js";
 
 export function registerInstall(program: Command): void {
@@ -27,13 +21,17 @@ export function registerInstall(program: Command): void {
       "\nExamples:\n  websift install codex\n  websift install codex --codex-home /srv/codex --command-path /usr/local/bin/websift",
     )
     .action((opts) =>
-      report(opts.json, () =>
-        installCodex({
+      report(opts.json, async () => {
+        const [{ installCodex }, { exportedVariableNames, launchFor }] = await Promise.all([
+          import("../../mcp/install/codex.js"),
+          import("../../mcp/install/launch.js"),
+        ]);
+        return installCodex({
           launch: launchFor(opts.commandPath),
           codexHome: opts.codexHome,
           envVars: exportedVariableNames(process.env),
-        }),
-      ),
+        });
+      }),
     );
 
   install
@@ -55,19 +53,28 @@ export function registerInstall(program: Command): void {
     .action((opts) => report(opts.json, () => json("cursor", opts)));
 }
 
-function json(client: JsonClient, opts: { config?: string; commandPath?: string }): InstallChange {
+async function json(
+  client: JsonClient,
+  opts: { config?: string; commandPath?: string },
+): Promise<InstallChange> {
+  const [{ installJsonClient }, { launchFor }] = await Promise.all([
+    import("../../mcp/install/json-client.js"),
+    import("../../mcp/install/launch.js"),
+  ]);
   return installJsonClient({ client, file: opts.config, launch: launchFor(opts.commandPath) });
 }
 
-function report(asJson: boolean | undefined, run: () => InstallChange): void {
+// The installers (and the TOML and JSONC parsers they use) load when a client is installed, not for `--help`.
+async function report(asJson: boolean | undefined, run: () => Promise<InstallChange>): Promise<void> {
   let change: InstallChange;
   try {
-    change = run();
+    change = await run();
   } catch (err) {
     process.stderr.write(`websift install: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exitCode = EXIT.failure;
     return;
   }
+  const { describeChange } = await import("../../mcp/install/launch.js");
   if (asJson) printJson(change);
   else process.stdout.write(`${describeChange(change)}\n`);
   if (change.action !== "unchanged" && !asJson)

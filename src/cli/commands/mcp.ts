@@ -67,24 +67,33 @@ Examples:
       }
       const setting = (key: string) => config.settings.find((s) => s.key === key)?.value;
       const timeout = setting("timeout") as number | undefined;
-      const websift = await websiftFromEnv({ verbose: opts.verbose });
       const serverOptions = {
-        websift,
         log,
         timeoutMs: timeout ? timeout * 1000 : undefined,
         deadlineSeconds: timeout,
         waitSeconds: setting("mcpWaitSeconds") as number | undefined,
       };
       if (!opts.http) {
-        await serveMcpStdio(serverOptions);
+        // The library loads while the server answers initialize; calls wait for it.
+        const [{ deferredWebsift }, { llmConfigured }] = await Promise.all([
+          import("../deferred-websift.js"),
+          import("../../agent/llm.js"),
+        ]);
+        const loading = websiftFromEnv({ verbose: opts.verbose });
+        // A library that cannot start fails each call (and the run, at close), never as an unhandled rejection.
+        loading.catch(() => {});
+        const websift = deferredWebsift(loading);
+        await serveMcpStdio({ ...serverOptions, websift, research: llmConfigured(config.env) });
         await websift.close();
         return;
       }
+      const websift = await websiftFromEnv({ verbose: opts.verbose });
       const token = config.env.WEBSIFT_MCP_TOKEN || undefined;
       let server: Awaited<ReturnType<typeof startMcpHttp>>;
       try {
         server = await startMcpHttp({
           ...serverOptions,
+          websift,
           host: opts.host ?? (setting("mcpHost") as string | undefined),
           port: opts.port ?? (setting("mcpPort") as number | undefined),
           token,

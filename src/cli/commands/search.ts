@@ -1,6 +1,4 @@
 import type { Command } from "commander";
-import { redactedRaw, searchView } from "../../ground/model-view.js";
-import { searchMarkdown } from "../../ground/search-markdown.js";
 import { outputMode, RAW_HELP } from "../output.js";
 import { EXIT, InputError, oneOf, parseIntOption, printJson, websiftFromEnv } from "../runtime.js";
 
@@ -42,6 +40,11 @@ Examples:
   websift search --provider wikipedia --lang de Berlin --json`,
     )
     .action(async (words: string[], opts) => {
+      // Loaded here, not with the command table: `websift --help` never pays for the renderers.
+      const [{ redactedRaw, searchView }, { searchMarkdown }] = await Promise.all([
+        import("../../ground/model-view.js"),
+        import("../../ground/search-markdown.js"),
+      ]);
       const websift = await websiftFromEnv({ verbose: opts.verbose });
       try {
         const response = await websift.search(words.join(" "), {

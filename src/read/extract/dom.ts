@@ -58,10 +58,6 @@ export function attr(el: Element, name: string): string | undefined {
   return el.attribs[name];
 }
 
-export function elementChildren(node: ParentNode): Element[] {
-  return node.children.filter(isTag);
-}
-
 export function removeNode(node: AnyNode): void {
   const parent = node.parent;
   if (!parent) return;

@@ -1,8 +1,12 @@
+import { z } from "zod";
 import type { Deadline } from "../../core/deadline.js";
+import { optionalLine } from "../../core/one-line.js";
 import type { Net } from "../../net/client.js";
-import { EXA_API, exaFailure, exaHeaders } from "../../search/providers/exa.js";
-import { badResponse, oneLine } from "../../search/providers/http-errors.js";
-import { failed, hostOf, keyedRead, noText, type ProviderRead, resultFor } from "./keyed-read.js";
+import { EXA_API, exaFailure, exaHeaders } from "../../provider-http/exa-api.js";
+import { badResponse } from "../../provider-http/http-errors.js";
+import { anyField, entriesOf, maybe, maybeText } from "../../provider-http/json-fields.js";
+import { keyedJson } from "../../provider-http/keyed-json.js";
+import { failed, hostOf, MAX_READ_BYTES, noText, type ProviderRead, resultFor } from "./keyed-read.js";
 
 export type ExaContents = ProviderRead<"exa-contents">;
 
@@ -10,42 +14,50 @@ export type ExaContents = ProviderRead<"exa-contents">;
 const MAX_CHARACTERS = 100_000;
 
 /** One page's text through Exa's /contents. Exa reports a failed URL in `statuses`, not as an HTTP error. */
-export function contentsWithExa(
+export async function contentsWithExa(
   url: string,
   ctx: { net: Net; env: Record<string, string | undefined> },
   deadline: Deadline,
 ): Promise<ExaContents> {
-  return keyedRead(
+  const answer = await keyedJson(
     {
-      source: "exa-contents",
-      keyEnv: "EXA_API_KEY",
-      endpoint: `${EXA_API}/contents`,
+      provider: "exa-contents",
+      keyEnv: ["EXA_API_KEY"],
+      url: `${EXA_API}/contents`,
+      method: "POST",
       headers: exaHeaders,
-      body: (u) => ({ urls: [u], text: { maxCharacters: MAX_CHARACTERS } }),
-      httpFailure: exaFailure,
-      parse: parseExaContents,
+      body: { urls: [url], text: { maxCharacters: MAX_CHARACTERS } },
+      maxBytes: MAX_READ_BYTES,
+      failure: exaFailure,
     },
-    url,
     ctx,
     deadline,
+    (body) => parseExaContents(body, url),
   );
+  return answer.ok ? answer.value : failed(answer.failure);
 }
 
-interface ContentsBody {
-  results?: { id?: unknown; url?: unknown; title?: unknown; text?: unknown }[];
-  statuses?: { id?: unknown; status?: unknown; error?: { tag?: unknown; httpStatusCode?: unknown } }[];
-}
+const ContentsBody = z.object({
+  results: entriesOf(z.object({ id: anyField, url: anyField, title: anyField, text: maybeText })),
+  statuses: maybe(
+    entriesOf(
+      z.object({
+        id: anyField,
+        status: anyField,
+        error: maybe(z.object({ tag: maybeText, httpStatusCode: maybe(z.number()) })),
+      }),
+    ),
+  ),
+});
 
 export function parseExaContents(body: unknown, url: string): ExaContents {
-  const b = body as ContentsBody | null;
-  if (!b || typeof b !== "object" || !Array.isArray(b.results))
-    return failed(badResponse("exa-contents", "JSON without a results list"));
-  const statuses = Array.isArray(b.statuses) ? b.statuses : [];
+  const b = ContentsBody.safeParse(body).data;
+  if (!b) return failed(badResponse("exa-contents", "JSON without a results list"));
+  const statuses = b.statuses ?? [];
   const status = resultFor(statuses, (s) => s?.id === url);
   if (status && status.status !== "success") {
-    const tag = typeof status.error?.tag === "string" ? status.error.tag : "unknown error";
-    const http =
-      typeof status.error?.httpStatusCode === "number" ? `, HTTP ${status.error.httpStatusCode}` : "";
+    const tag = status.error?.tag ?? "unknown error";
+    const http = status.error?.httpStatusCode !== undefined ? `, HTTP ${status.error.httpStatusCode}` : "";
     return failed({
       status: /TIMEOUT/i.test(tag) ? "timeout" : "error",
       code: "extract_failed",
@@ -53,8 +65,8 @@ export function parseExaContents(body: unknown, url: string): ExaContents {
     });
   }
   const result = resultFor(b.results, (r) => r?.url === url || r?.id === url);
-  const markdown = typeof result?.text === "string" ? result.text.trim() : "";
+  const markdown = result?.text?.trim() ?? "";
   if (!markdown) return noText("exa-contents", url);
-  const title = oneLine(result?.title, 300);
+  const title = optionalLine(result?.title, 300);
   return { ok: true, markdown, source: "exa-contents", ...(title ? { title } : {}) };
 }

@@ -1,9 +1,8 @@
 import type { Provider, ProviderHit } from "../provider.js";
 import { loadSerp } from "../serp/dom.js";
-import { engineUrl } from "../serp/engine-hosts.js";
-import { fetchSerp } from "../serp/fetch-serp.js";
 import { localeOf } from "../serp/locale.js";
 import type { SerpParse } from "../serp/outcome.js";
+import { scrapedEngine } from "../serp/scraped-engine.js";
 import { cleanText, isoDay } from "../serp/text.js";
 import { unwrapBing } from "../serp/unwrap.js";
 
@@ -44,26 +43,19 @@ const HOSTS = ["www.bing.com"] as const;
 
 const ADULT = { off: "off", moderate: "moderate", strict: "strict" } as const;
 
-export const bing: Provider = {
+export const bing: Provider = scrapedEngine({
   name: "bing",
-  kind: "keyless",
-  paid: false,
-  native: { region: true, language: true, safesearch: true },
   hosts: HOSTS,
-  budgetMs: 9000,
-  configured: () => true,
-  search(query, ctx, deadline) {
-    const url = engineUrl("bing", HOSTS, "https://www.bing.com/search");
+  endpoint: "https://www.bing.com/search",
+  native: { region: true, language: true, safesearch: true },
+  auto: { rank: 61, group: "keyless" },
+  parse: parseBing,
+  request(query, url) {
     url.searchParams.set("q", query.query);
     const locale = localeOf(query);
     if (locale?.includes("-")) url.searchParams.set("mkt", locale);
     if (query.language) url.searchParams.set("setlang", query.language);
     if (query.safesearch) url.searchParams.set("adlt", ADULT[query.safesearch]);
-    return fetchSerp(
-      { engine: "bing", hosts: HOSTS, url: url.href, parse: parseBing, options: locale ? { locale } : {} },
-      query,
-      ctx,
-      deadline,
-    );
+    return locale ? { locale } : {};
   },
-};
+});

@@ -1,9 +1,8 @@
 import type { Provider } from "../provider.js";
 import { hitsIn, loadSerp } from "../serp/dom.js";
-import { engineUrl } from "../serp/engine-hosts.js";
-import { fetchSerp } from "../serp/fetch-serp.js";
 import { localeOf, parseRegion } from "../serp/locale.js";
 import type { SerpParse } from "../serp/outcome.js";
+import { scrapedEngine } from "../serp/scraped-engine.js";
 import { cleanText, isoDay } from "../serp/text.js";
 import { absoluteHttpUrl } from "../serp/unwrap.js";
 
@@ -35,16 +34,14 @@ const HOSTS = ["search.brave.com"] as const;
 
 const FRESHNESS = { d: "pd", w: "pw", m: "pm", y: "py" } as const;
 
-export const braveWeb: Provider = {
+export const braveWeb: Provider = scrapedEngine({
   name: "brave-web",
-  kind: "keyless",
-  paid: false,
-  native: { region: true, safesearch: true, timeRange: true },
   hosts: HOSTS,
-  budgetMs: 9000,
-  configured: () => true,
-  search(query, ctx, deadline) {
-    const url = engineUrl("brave-web", HOSTS, "https://search.brave.com/search");
+  endpoint: "https://search.brave.com/search",
+  native: { region: true, safesearch: true, timeRange: true },
+  auto: { rank: 64, group: "keyless" },
+  parse: parseBraveWeb,
+  request(query, url) {
     url.searchParams.set("q", query.query);
     url.searchParams.set("source", "web");
     if (query.timeRange) url.searchParams.set("tf", FRESHNESS[query.timeRange]);
@@ -54,17 +51,6 @@ export const braveWeb: Provider = {
     const region = parseRegion(query.region);
     if (region) cookies.push(`country=${region.country.toLowerCase()}`);
     const locale = localeOf(query);
-    return fetchSerp(
-      {
-        engine: "brave-web",
-        hosts: HOSTS,
-        url: url.href,
-        parse: parseBraveWeb,
-        options: { headers: { cookie: cookies.join("; ") }, ...(locale ? { locale } : {}) },
-      },
-      query,
-      ctx,
-      deadline,
-    );
+    return { headers: { cookie: cookies.join("; ") }, ...(locale ? { locale } : {}) };
   },
-};
+});

@@ -1,18 +1,19 @@
+import { z } from "zod";
 import type { Deadline } from "../../core/deadline.js";
+import { optionalLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
 import type { NetResponse } from "../../net/client.js";
-import type { Provider, ProviderContext, ProviderHit, ProviderOutcome, ProviderQuery } from "../provider.js";
-import { cleanText } from "../serp/text.js";
 import {
   badResponse,
   httpFailure,
-  oneLine,
   rateLimited,
   retryAfterSeconds,
   scrubbedLog,
-  transportFailure,
-  withoutSecrets,
-} from "./http-errors.js";
+} from "../../provider-http/http-errors.js";
+import { anyField, listOf, maybe, maybeListOf, maybeText } from "../../provider-http/json-fields.js";
+import { keyedJson } from "../../provider-http/keyed-json.js";
+import type { Provider, ProviderContext, ProviderHit, ProviderOutcome, ProviderQuery } from "../provider.js";
+import { cleanText } from "../serp/text.js";
 
 const ENDPOINT = "https://api.search.brave.com/res/v1/web/search";
 const DEFAULT_INTERVAL_MS = 1000;
@@ -37,28 +38,31 @@ export const brave: Provider = {
   name: "brave",
   kind: "keyed",
   paid: true,
+  auto: { rank: 40 },
+  keyEnv: ["BRAVE_API_KEY"],
   native: { region: true, language: true, safesearch: true, timeRange: true },
   budgetMs: 5000,
   configured: (env) => Boolean(env.BRAVE_API_KEY),
   async search(query, ctx, deadline) {
-    const key = ctx.env.BRAVE_API_KEY;
-    if (!key) return { status: "disabled", code: "no_key", message: "brave: BRAVE_API_KEY is not set" };
-    const log = scrubbedLog(ctx.log, [key]);
-    const waited = await waitForSlot(ctx, deadline);
-    if (waited) return waited;
-    const res = await ctx.net.request(braveUrl(query), {
+    const log = scrubbedLog(ctx.log, [ctx.env.BRAVE_API_KEY]);
+    const answer = await keyedJson(
+      {
+        provider: "brave",
+        keyEnv: brave.keyEnv,
+        url: braveUrl(query),
+        headers: (key) => ({ accept: "application/json", "x-subscription-token": key ?? "" }),
+        before: () => waitForSlot(ctx, deadline),
+        failure(res) {
+          const failure = braveFailure(res);
+          log(`brave: HTTP ${res.status} (${failure.code})`);
+          return failure;
+        },
+      },
+      ctx,
       deadline,
-      headers: { accept: "application/json", "x-subscription-token": key },
-    });
-    if (!res.ok) return withoutSecrets(transportFailure("brave", res), [key]);
-    if (res.status !== 200) {
-      const failure = braveFailure(res);
-      log(`brave: HTTP ${res.status} (${failure.code})`);
-      return withoutSecrets(failure, [key]);
-    }
-    const body = res.json();
-    if (body === undefined) return badResponse("brave", "a body that is not JSON");
-    return withoutSecrets(parseBraveResponse(body, query.limit), [key]);
+      (body) => parseBraveResponse(body, query.limit),
+    );
+    return answer.ok ? answer.value : answer.failure;
   },
 };
 
@@ -116,35 +120,32 @@ function braveLanguage(code: string | undefined): string | undefined {
   return LANGUAGES.has(mapped) ? mapped : undefined;
 }
 
-interface BraveResult {
-  title?: unknown;
-  url?: unknown;
-  description?: unknown;
-  extra_snippets?: unknown;
-  page_age?: unknown;
-}
+const BraveResult = z.object({
+  title: maybeText,
+  url: z.string(),
+  description: maybeText,
+  extra_snippets: maybeListOf(z.string()),
+  page_age: maybeText,
+});
+const BraveResponse = z.object({ type: anyField, web: anyField });
+const BraveWeb = z.object({ results: listOf(BraveResult) });
 
 export function parseBraveResponse(body: unknown, limit = 20): ProviderOutcome {
-  const b = body as { type?: unknown; web?: { results?: unknown } } | null;
-  const web = b?.web;
-  const results = web?.results;
-  if (web !== undefined && !Array.isArray(results))
-    return badResponse("brave", "web results that are not a list");
+  const b = BraveResponse.safeParse(body).data;
+  const web = b?.web === undefined ? undefined : BraveWeb.safeParse(b.web).data;
+  if (b?.web !== undefined && !web) return badResponse("brave", "web results that are not a list");
   // Brave leaves `web` out when nothing matched; that is "no results" only in a search response.
-  if (web === undefined && b?.type !== "search")
+  if (b?.web === undefined && b?.type !== "search")
     return badResponse("brave", "JSON that is not a search response");
   const hits: ProviderHit[] = [];
-  for (const r of (results ?? []) as BraveResult[]) {
-    if (typeof r?.url !== "string" || !/^https?:\/\//i.test(r.url)) continue;
-    const extra = Array.isArray(r.extra_snippets)
-      ? r.extra_snippets.filter((s) => typeof s === "string")
-      : [];
-    const description = typeof r.description === "string" ? r.description : (extra[0] ?? "");
+  for (const r of web?.results ?? []) {
+    if (!/^https?:\/\//i.test(r.url)) continue;
+    const description = r.description ?? r.extra_snippets[0] ?? "";
     hits.push({
-      title: plainText(typeof r.title === "string" ? r.title : r.url),
+      title: plainText(r.title ?? r.url),
       url: r.url,
-      snippet: oneLine(plainText(description), 600) ?? "",
-      ...(typeof r.page_age === "string" ? { date: r.page_age } : {}),
+      snippet: optionalLine(plainText(description), 600) ?? "",
+      ...(r.page_age !== undefined ? { date: r.page_age } : {}),
     });
     if (hits.length >= limit) break;
   }
@@ -159,28 +160,25 @@ function plainText(html: string): string {
   return cleanText(html.replace(/<\/?[a-z][^>]*>/gi, ""));
 }
 
-interface BraveError {
-  code?: unknown;
-  detail?: unknown;
-  meta?: { errors?: { loc?: unknown }[] };
-}
+const BraveError = z.object({
+  code: maybeText,
+  detail: anyField,
+  meta: maybe(z.object({ errors: maybeListOf(z.object({ loc: maybe(z.array(z.unknown())) })) })),
+});
+const BraveErrorBody = z.object({ errors: maybe(z.array(z.unknown())), error: anyField });
 
 /** Brave documents `errors: [...]` but clients see a singular `error: {...}` too. */
-function braveError(body: unknown): BraveError | undefined {
-  const b = body as { errors?: unknown; error?: unknown } | undefined;
-  if (Array.isArray(b?.errors) && b.errors[0] && typeof b.errors[0] === "object")
-    return b.errors[0] as BraveError;
-  if (b?.error && typeof b.error === "object") return b.error as BraveError;
-  return undefined;
+function braveError(body: unknown): z.output<typeof BraveError> | undefined {
+  const b = BraveErrorBody.safeParse(body).data;
+  const error = [b?.errors?.[0], b?.error].find((e) => e && typeof e === "object");
+  return BraveError.safeParse(error).data;
 }
 
 export function braveFailure(res: NetResponse): Failure {
   const error = braveError(res.json());
-  const code = typeof error?.code === "string" ? error.code : undefined;
-  const detail = oneLine(error?.detail);
-  const missingKey = error?.meta?.errors?.some(
-    (e) => Array.isArray(e.loc) && e.loc.map(String).includes("x-subscription-token"),
-  );
+  const code = error?.code;
+  const detail = optionalLine(error?.detail, 200);
+  const missingKey = error?.meta?.errors.some((e) => e.loc?.map(String).includes("x-subscription-token"));
   if (code === "SUBSCRIPTION_TOKEN_INVALID" || missingKey)
     return {
       status: "error",

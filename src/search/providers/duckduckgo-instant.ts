@@ -1,9 +1,9 @@
+import { badResponse } from "../../provider-http/http-errors.js";
 import type { Provider, ProviderAnswer, ProviderHit, ProviderOutcome } from "../provider.js";
 import { engineUrl, requestOnEngineHosts } from "../serp/engine-hosts.js";
 import { httpStatusFailure } from "../serp/outcome.js";
 import { cleanText } from "../serp/text.js";
 import { absoluteHttpUrl } from "../serp/unwrap.js";
-import { badResponse } from "./http-errors.js";
 
 export interface InstantAnswer {
   answer?: ProviderAnswer;

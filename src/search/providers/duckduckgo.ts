@@ -127,12 +127,26 @@ export const duckduckgo: Provider = {
   name: "duckduckgo",
   kind: "keyless",
   paid: false,
+  // Fewer than 3 results and the other keyless engines are asked too.
+  auto: { rank: 60, group: "keyless", lead: { thinBelow: 3 } },
   native: { region: true, safesearch: true, timeRange: true },
   cooldowns: "self",
   hosts: HOSTS,
   budgetMs: 9000,
   configured: () => true,
   readsFirst: (query) => ddgRegionOrder(query.region).map(ddgCooldownKey),
+  async coolingOf(store) {
+    const regions: string[] = [];
+    let latest = 0;
+    for (const region of new Set(["us-en", ...DDG_FALLBACK_REGIONS])) {
+      const c = await store.get<Cooldown>(ddgCooldownKey(region));
+      if (c && c.until > Date.now()) {
+        regions.push(region);
+        latest = Math.max(latest, c.until);
+      }
+    }
+    return regions.length ? { until: latest, reason: `challenged in ${regions.join(", ")}` } : undefined;
+  },
   async search(query, ctx, deadline) {
     const delayMs = numberSetting(ctx.settings, "ddgRetryDelayMs", DEFAULT_DDG_RETRY_DELAY_MS);
     const cooldownMs = numberSetting(ctx.settings, "ddgCooldownMs", DEFAULT_DDG_COOLDOWN_MS);

@@ -4,9 +4,9 @@ import { homedir, tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import type { Readable } from "node:stream";
 import type { Deadline } from "../../core/deadline.js";
+import { optionalLine } from "../../core/one-line.js";
 import type { Provider, ProviderAnswer, ProviderHit, ProviderOutcome } from "../provider.js";
 import { resolveGroundingRedirects } from "./gemini.js";
-import { oneLine } from "./http-errors.js";
 import { citedFor } from "./perplexity.js";
 
 const MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
@@ -26,6 +26,7 @@ export const geminiCli: Provider = {
   name: "gemini-cli",
   kind: "model",
   paid: false,
+  needs: "the gemini command on PATH",
   native: {},
   budgetMs: 20_000,
   configured: (env) => findGeminiBinary(env) !== undefined,
@@ -175,7 +176,7 @@ export function parseGeminiCliOutput(stdout: string, exitCode: number | null): P
   const out = parseJsonObject(stdout);
   const error = out?.error;
   const errorCode = typeof error?.code === "number" ? error.code : undefined;
-  const detail = oneLine(error?.message);
+  const detail = optionalLine(error?.message, 200);
   if (exitCode === 41 || errorCode === 41)
     return {
       status: "error",
@@ -246,7 +247,11 @@ export function sourcesIn(text: string): ProviderHit[] {
     const url = cleanUrl(rawUrl);
     if (!url || seen.has(url)) return;
     seen.add(url);
-    hits.push({ title: oneLine(title) ?? new URL(url).hostname, url, snippet: n ? citedFor(prose, n) : "" });
+    hits.push({
+      title: optionalLine(title, 200) ?? new URL(url).hostname,
+      url,
+      snippet: n ? citedFor(prose, n) : "",
+    });
   };
   for (const m of text.matchAll(/^\s*\[(\d+)\]\s*(.*?)\s*\((https?:\/\/[^\s)]+)\)\s*$/gm))
     add(m[3], m[2], Number(m[1]));

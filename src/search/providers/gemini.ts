@@ -1,15 +1,12 @@
+import { z } from "zod";
 import type { Deadline } from "../../core/deadline.js";
+import { optionalLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
 import type { Net, NetResponse } from "../../net/client.js";
+import { badResponse, httpFailure, scrubbedLog } from "../../provider-http/http-errors.js";
+import { anyField, entriesOf, maybe, maybeListOf, maybeText } from "../../provider-http/json-fields.js";
+import { keyedJson } from "../../provider-http/keyed-json.js";
 import type { Provider, ProviderAnswer, ProviderHit, ProviderOutcome } from "../provider.js";
-import {
-  badResponse,
-  httpFailure,
-  oneLine,
-  scrubbedLog,
-  transportFailure,
-  withoutSecrets,
-} from "./http-errors.js";
 
 const API = "https://generativelanguage.googleapis.com/v1beta/models";
 export const DEFAULT_GEMINI_MODEL = "gemini-2.5-flash";
@@ -22,40 +19,45 @@ export const gemini: Provider = {
   name: "gemini",
   kind: "model",
   paid: true,
+  keyEnv: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
   native: {},
   budgetMs: 10_000,
   configured: (env) => Boolean(geminiKey(env)),
   async search(query, ctx, deadline) {
-    const key = geminiKey(ctx.env);
-    if (!key)
-      return {
-        status: "disabled",
-        code: "no_key",
-        message: "gemini: neither GEMINI_API_KEY nor GOOGLE_API_KEY is set",
-      };
     const model = ctx.env.GEMINI_MODEL?.trim() || DEFAULT_GEMINI_MODEL;
-    // The model name lands in the URL path.
-    if (!/^[\w.-]+$/.test(model))
-      return {
-        status: "error",
-        code: "bad_config",
-        message: "gemini: GEMINI_MODEL is not a valid model name",
-      };
-    const res = await ctx.net.request(`${API}/${model}:generateContent`, {
+    const log = scrubbedLog(ctx.log, [geminiKey(ctx.env)]);
+    const answer = await keyedJson(
+      {
+        provider: "gemini",
+        keyEnv: gemini.keyEnv,
+        url: `${API}/${model}:generateContent`,
+        method: "POST",
+        headers: (key) => ({
+          "x-goog-api-key": key ?? "",
+          "content-type": "application/json",
+          accept: "application/json",
+        }),
+        body: geminiRequest(query.query),
+        // The model name lands in the URL path.
+        before: () =>
+          /^[\w.-]+$/.test(model)
+            ? undefined
+            : {
+                status: "error",
+                code: "bad_config",
+                message: "gemini: GEMINI_MODEL is not a valid model name",
+              },
+        failure: geminiFailure,
+      },
+      ctx,
       deadline,
-      method: "POST",
-      headers: { "x-goog-api-key": key, "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify(geminiRequest(query.query)),
-    });
-    if (!res.ok) return withoutSecrets(transportFailure("gemini", res), [key]);
-    if (res.status !== 200) return withoutSecrets(geminiFailure(res), [key]);
-    const body = res.json();
-    if (body === undefined) return badResponse("gemini", "a body that is not JSON");
-    const parsed = parseGeminiResponse(body, query.limit);
-    if (parsed.status !== "ok") return withoutSecrets(parsed, [key]);
-    const log = scrubbedLog(ctx.log, [key]);
-    const hits = await resolveGroundingRedirects(parsed.hits, ctx.net, deadline, log);
-    return withoutSecrets({ ...parsed, hits }, [key]);
+      async (body) => {
+        const parsed = parseGeminiResponse(body, query.limit);
+        if (parsed.status !== "ok") return parsed;
+        return { ...parsed, hits: await resolveGroundingRedirects(parsed.hits, ctx.net, deadline, log) };
+      },
+    );
+    return answer.ok ? answer.value : answer.failure;
   },
 };
 
@@ -73,48 +75,61 @@ export function geminiRequest(query: string): Record<string, unknown> {
   };
 }
 
-interface Candidate {
-  content?: { parts?: { text?: unknown; thought?: unknown }[] };
-  finishReason?: unknown;
-  groundingMetadata?: {
-    groundingChunks?: { web?: { uri?: unknown; title?: unknown } }[];
-    groundingSupports?: { segment?: { text?: unknown }; groundingChunkIndices?: unknown }[];
-  };
-}
+const Support = z.object({
+  segment: maybe(z.object({ text: maybeText })),
+  groundingChunkIndices: maybe(z.array(z.unknown())),
+});
+type Support = z.output<typeof Support>;
+const Candidate = z.object({
+  content: maybe(z.object({ parts: maybeListOf(z.object({ text: z.string(), thought: anyField })) })),
+  groundingMetadata: maybe(
+    z.object({
+      // Positions count: a support names its chunks by index.
+      groundingChunks: maybe(
+        entriesOf(z.object({ web: maybe(z.object({ uri: maybeText, title: maybeText })) })),
+      ),
+      groundingSupports: maybeListOf(Support),
+    }),
+  ),
+});
+const GeminiResponse = z.object({
+  candidates: maybe(entriesOf(Candidate)),
+  promptFeedback: maybe(z.object({ blockReason: maybeText })),
+});
 
 export function parseGeminiResponse(body: unknown, limit = 20): ProviderOutcome {
-  const candidates = (body as { candidates?: unknown } | null)?.candidates;
-  if (!Array.isArray(candidates)) {
-    const blocked = (body as { promptFeedback?: { blockReason?: unknown } } | null)?.promptFeedback
-      ?.blockReason;
-    if (typeof blocked === "string")
+  const b = GeminiResponse.safeParse(body).data;
+  const candidates = b?.candidates;
+  if (!candidates) {
+    const blocked = b?.promptFeedback?.blockReason;
+    if (blocked !== undefined)
       // About this query, not the provider's health: an error, so the chain does not cool gemini down.
       return { status: "error", code: "prompt_blocked", message: `gemini refused the prompt (${blocked})` };
     return badResponse("gemini", "JSON without candidates");
   }
-  const candidate = (candidates[0] ?? {}) as Candidate;
+  const candidate = candidates[0] ?? {};
   const text = (candidate.content?.parts ?? [])
-    .filter((p) => typeof p?.text === "string" && p.thought !== true)
-    .map((p) => p.text as string)
+    .filter((p) => p.thought !== true)
+    .map((p) => p.text)
     .join("")
     .trim();
   const answer: ProviderAnswer | undefined = text
     ? { text, kind: "model", modelGenerated: true, source: "gemini (Google Search grounding)" }
     : undefined;
   const grounding = candidate.groundingMetadata;
-  const chunks = Array.isArray(grounding?.groundingChunks) ? grounding.groundingChunks : [];
-  const supports = Array.isArray(grounding?.groundingSupports) ? grounding.groundingSupports : [];
+  const chunks = grounding?.groundingChunks ?? [];
+  const supports = grounding?.groundingSupports ?? [];
   const hits: ProviderHit[] = [];
   const seen = new Set<string>();
   chunks.forEach((chunk, index) => {
     const uri = chunk?.web?.uri;
-    if (typeof uri !== "string") return;
+    if (uri === undefined) return;
     const url = absoluteHttpUrl(uri);
     if (!url || seen.has(url)) return;
     seen.add(url);
     // web.title is usually the source's domain, not its page title.
     hits.push({
-      title: oneLine(chunk.web?.title) ?? new URL(url).hostname,
+      title: optionalLine(chunk?.web?.title, 200) ?? new URL(url).hostname,
       url,
       snippet: supportedText(supports, index),
     });
@@ -128,15 +143,12 @@ export function parseGeminiResponse(body: unknown, limit = 20): ProviderOutcome 
 }
 
 /** The answer's sentences that Gemini says this chunk supports. */
-function supportedText(
-  supports: NonNullable<Candidate["groundingMetadata"]>["groundingSupports"],
-  index: number,
-): string {
-  const texts = (supports ?? [])
-    .filter((s) => Array.isArray(s?.groundingChunkIndices) && s.groundingChunkIndices.includes(index))
-    .map((s) => (typeof s.segment?.text === "string" ? s.segment.text.replace(/\*\*|__/g, "") : ""))
+function supportedText(supports: Support[], index: number): string {
+  const texts = supports
+    .filter((s) => s.groundingChunkIndices?.includes(index))
+    .map((s) => s.segment?.text?.replace(/\*\*|__/g, "") ?? "")
     .filter(Boolean);
-  return oneLine(texts.join(" "), 300) ?? "";
+  return optionalLine(texts.join(" "), 300) ?? "";
 }
 
 function absoluteHttpUrl(raw: string): string | undefined {
@@ -193,31 +205,26 @@ async function redirectTarget(url: string, net: Net, deadline: Deadline): Promis
   }
 }
 
-interface GoogleError {
-  code?: unknown;
-  message?: unknown;
-  status?: unknown;
-  details?: {
-    "@type"?: unknown;
-    retryDelay?: unknown;
-    reason?: unknown;
-    violations?: { quotaId?: unknown }[];
-  }[];
-}
+const GoogleDetail = z.object({
+  retryDelay: maybeText,
+  reason: anyField,
+  violations: maybeListOf(z.object({ quotaId: anyField })),
+});
+const GoogleError = z.object({
+  error: maybe(z.object({ message: anyField, status: anyField, details: maybeListOf(GoogleDetail) })),
+});
 
 export function geminiFailure(res: NetResponse): Failure {
-  const error = res.json<{ error?: GoogleError }>()?.error;
-  const details = Array.isArray(error?.details) ? error.details : [];
-  const detail = oneLine(error?.message);
+  const error = GoogleError.safeParse(res.json()).data?.error;
+  const details = error?.details ?? [];
+  const detail = optionalLine(error?.message, 200);
   const keyInvalid =
-    details.some((d) => d?.reason === "API_KEY_INVALID") || /api key not valid/i.test(detail ?? "");
+    details.some((d) => d.reason === "API_KEY_INVALID") || /api key not valid/i.test(detail ?? "");
   if (res.status === 403 || keyInvalid)
     return { status: "error", code: "key_rejected", message: `gemini: key rejected (HTTP ${res.status})` };
   if (res.status === 429) {
     const retryAfter = retryDelaySeconds(details);
-    const quotaIds = details
-      .flatMap((d) => (Array.isArray(d?.violations) ? d.violations : []))
-      .map((v) => String(v?.quotaId ?? ""));
+    const quotaIds = details.flatMap((d) => d.violations).map((v) => String(v.quotaId ?? ""));
     // A per-day quota will not come back within minutes; a per-minute one will.
     const daily = quotaIds.some((id) => /PerDay/i.test(id));
     const message = `gemini: ${daily ? "daily quota exhausted" : "rate limited"} (${String(error?.status ?? "RESOURCE_EXHAUSTED")})${retryAfter !== undefined ? `; retry in ${retryAfter}s` : ""}`;
@@ -231,9 +238,9 @@ export function geminiFailure(res: NetResponse): Failure {
   return httpFailure("gemini", res, detail);
 }
 
-function retryDelaySeconds(details: NonNullable<GoogleError["details"]>): number | undefined {
+function retryDelaySeconds(details: z.output<typeof GoogleDetail>[]): number | undefined {
   for (const d of details) {
-    if (typeof d?.retryDelay !== "string") continue;
+    if (d.retryDelay === undefined) continue;
     const m = /^(\d+(?:\.\d+)?)s$/.exec(d.retryDelay.trim());
     if (m) return Math.ceil(Number(m[1]));
   }

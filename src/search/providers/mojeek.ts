@@ -1,8 +1,7 @@
 import type { Provider, TimeRange } from "../provider.js";
 import { hitsIn, loadSerp } from "../serp/dom.js";
-import { engineUrl } from "../serp/engine-hosts.js";
-import { fetchSerp } from "../serp/fetch-serp.js";
 import type { SerpParse } from "../serp/outcome.js";
+import { scrapedEngine } from "../serp/scraped-engine.js";
 import { cleanText } from "../serp/text.js";
 import { absoluteHttpUrl } from "../serp/unwrap.js";
 
@@ -31,25 +30,18 @@ function sinceDate(range: TimeRange, now = Date.now()): string {
   return new Date(now - RANGE_DAYS[range] * 86_400_000).toISOString().slice(0, 10).replaceAll("-", "");
 }
 
-export const mojeek: Provider = {
+export const mojeek: Provider = scrapedEngine({
   name: "mojeek",
-  kind: "keyless",
-  paid: false,
-  native: { safesearch: true, timeRange: true },
   hosts: HOSTS,
-  budgetMs: 9000,
-  configured: () => true,
-  search(query, ctx, deadline) {
-    const url = engineUrl("mojeek", HOSTS, "https://www.mojeek.com/search");
+  endpoint: "https://www.mojeek.com/search",
+  native: { safesearch: true, timeRange: true },
+  auto: { rank: 62, group: "keyless" },
+  parse: parseMojeek,
+  request(query, url) {
     url.searchParams.set("q", query.query);
     // No `s` on page 1: SearXNG found that sending it trips Mojeek's rate limiter.
     if (query.safesearch && query.safesearch !== "off") url.searchParams.set("safe", "1");
     if (query.timeRange) url.searchParams.set("since", sinceDate(query.timeRange));
-    return fetchSerp(
-      { engine: "mojeek", hosts: HOSTS, url: url.href, parse: parseMojeek },
-      query,
-      ctx,
-      deadline,
-    );
+    return undefined;
   },
-};
+});

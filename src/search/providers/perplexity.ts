@@ -1,7 +1,11 @@
+import { z } from "zod";
+import { optionalLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
 import type { NetResponse } from "../../net/client.js";
+import { badResponse, httpFailure } from "../../provider-http/http-errors.js";
+import { anyField, entriesOf, maybe, maybeListOf, maybeText } from "../../provider-http/json-fields.js";
+import { keyedJson } from "../../provider-http/keyed-json.js";
 import type { Provider, ProviderAnswer, ProviderHit, ProviderOutcome, ProviderQuery } from "../provider.js";
-import { badResponse, httpFailure, oneLine, transportFailure, withoutSecrets } from "./http-errors.js";
 
 const ENDPOINT = "https://api.perplexity.ai/chat/completions";
 const MODEL = "sonar";
@@ -12,29 +16,32 @@ export const perplexity: Provider = {
   name: "perplexity",
   kind: "model",
   paid: true,
+  auto: { rank: 10 },
+  keyEnv: ["PERPLEXITY_API_KEY"],
   native: { timeRange: true, domains: MAX_DOMAINS },
   // A model searches, reads and writes before answering: slower than a plain search API.
   budgetMs: 10_000,
   configured: (env) => Boolean(env.PERPLEXITY_API_KEY),
   async search(query, ctx, deadline) {
-    const key = ctx.env.PERPLEXITY_API_KEY;
-    if (!key)
-      return { status: "disabled", code: "no_key", message: "perplexity: PERPLEXITY_API_KEY is not set" };
-    const res = await ctx.net.request(ENDPOINT, {
-      deadline,
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${key}`,
-        "content-type": "application/json",
-        accept: "application/json",
+    const answer = await keyedJson(
+      {
+        provider: "perplexity",
+        keyEnv: perplexity.keyEnv,
+        url: ENDPOINT,
+        method: "POST",
+        headers: (key) => ({
+          authorization: `Bearer ${key}`,
+          "content-type": "application/json",
+          accept: "application/json",
+        }),
+        body: perplexityRequest(query),
+        failure: perplexityFailure,
       },
-      body: JSON.stringify(perplexityRequest(query)),
-    });
-    if (!res.ok) return withoutSecrets(transportFailure("perplexity", res), [key]);
-    if (res.status !== 200) return withoutSecrets(perplexityFailure(res), [key]);
-    const body = res.json();
-    if (body === undefined) return badResponse("perplexity", "a body that is not JSON");
-    return withoutSecrets(parsePerplexityResponse(body, query.limit), [key]);
+      ctx,
+      deadline,
+      (body) => parsePerplexityResponse(body, query.limit),
+    );
+    return answer.ok ? answer.value : answer.failure;
   },
 };
 
@@ -57,23 +64,20 @@ export function perplexityRequest(query: ProviderQuery): Record<string, unknown>
   };
 }
 
-interface SearchResult {
-  title?: unknown;
-  url?: unknown;
-  date?: unknown;
-  snippet?: unknown;
-}
+const PerplexityResponse = z.object({
+  choices: entriesOf(z.object({ message: maybe(z.object({ content: maybeText })) })),
+  // Positions count: the answer's [n] markers point into this list.
+  citations: maybe(entriesOf(z.string())),
+  search_results: maybeListOf(
+    z.object({ title: maybeText, url: z.string(), date: maybeText, snippet: maybeText }),
+  ),
+});
 
 export function parsePerplexityResponse(body: unknown, limit = 20): ProviderOutcome {
-  const b = body as {
-    choices?: { message?: { content?: unknown } }[];
-    citations?: unknown;
-    search_results?: unknown;
-  };
-  if (!b || typeof b !== "object" || !Array.isArray(b.choices))
-    return badResponse("perplexity", "JSON without choices");
+  const b = PerplexityResponse.safeParse(body).data;
+  if (!b) return badResponse("perplexity", "JSON without choices");
   const raw = b.choices[0]?.message?.content;
-  const content = typeof raw === "string" ? withoutThinking(raw) : "";
+  const content = raw !== undefined ? withoutThinking(raw) : "";
   const hits: ProviderHit[] = [];
   const seen = new Set<string>();
   const add = (hit: ProviderHit) => {
@@ -83,18 +87,16 @@ export function parsePerplexityResponse(body: unknown, limit = 20): ProviderOutc
   };
   // search_results (current) and citations (legacy) list the same sources in the same order, so the 1-based
   // [n] markers in the answer point into either; a capture may carry only one of them.
-  for (const r of (Array.isArray(b.search_results) ? b.search_results : []) as SearchResult[]) {
-    if (typeof r?.url !== "string") continue;
+  for (const r of b.search_results) {
     add({
-      title: oneLine(r.title) ?? titleFromUrl(r.url),
+      title: optionalLine(r.title, 200) ?? titleFromUrl(r.url),
       url: r.url,
-      snippet: oneLine(r.snippet, 600) ?? "",
-      ...(typeof r.date === "string" && r.date ? { date: r.date } : {}),
+      snippet: optionalLine(r.snippet, 600) ?? "",
+      ...(r.date ? { date: r.date } : {}),
     });
   }
-  const citations = Array.isArray(b.citations) ? b.citations : [];
-  citations.forEach((url, i) => {
-    if (typeof url === "string") add({ title: titleFromUrl(url), url, snippet: citedFor(content, i + 1) });
+  (b.citations ?? []).forEach((url, i) => {
+    if (url !== undefined) add({ title: titleFromUrl(url), url, snippet: citedFor(content, i + 1) });
   });
   const answer: ProviderAnswer | undefined = content
     ? { text: content, kind: "model", modelGenerated: true, source: `perplexity (${MODEL})` }
@@ -126,7 +128,7 @@ export function citedFor(content: string, n: number): string {
         .replace(/^[-*]\s+/, ""),
     )
     .join(" ");
-  return oneLine(text, 300) ?? "";
+  return optionalLine(text, 300) ?? "";
 }
 
 function titleFromUrl(url: string): string {
@@ -139,9 +141,10 @@ function titleFromUrl(url: string): string {
   }
 }
 
+const PerplexityError = z.object({ error: maybe(z.object({ message: anyField })) });
+
 export function perplexityFailure(res: NetResponse): Failure {
-  const body = res.json<{ error?: { message?: unknown; type?: unknown } }>();
-  const detail = oneLine(body?.error?.message);
+  const detail = optionalLine(PerplexityError.safeParse(res.json()).data?.error?.message, 200);
   if (res.status === 401)
     return { status: "error", code: "key_rejected", message: "perplexity: key rejected (HTTP 401)" };
   return httpFailure("perplexity", res, detail);

@@ -1,13 +1,11 @@
+import { z } from "zod";
+import { oneLine, optionalLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
+import type { NetResponse } from "../../net/client.js";
+import { badResponse, httpFailure, rateLimited, retryAfterSeconds } from "../../provider-http/http-errors.js";
+import { anyField, entriesOf, listOf, maybe, maybeText } from "../../provider-http/json-fields.js";
+import { keyedJson } from "../../provider-http/keyed-json.js";
 import type { Provider, ProviderAnswer, ProviderHit, ProviderOutcome, ProviderQuery } from "../provider.js";
-import {
-  badResponse,
-  httpFailure,
-  oneLine,
-  rateLimited,
-  retryAfterSeconds,
-  transportFailure,
-} from "./http-errors.js";
 
 /** Engines that answered scripted traffic reliably in field use; `SEARXNG_ENGINES=""` lets the instance choose. */
 export const DEFAULT_SEARXNG_ENGINES = "bing,360search";
@@ -18,6 +16,8 @@ export const searxng: Provider = {
   name: "searxng",
   kind: "self-hosted",
   paid: false,
+  auto: { rank: 50 },
+  keyEnv: ["SEARXNG_URL"],
   native: { language: true, safesearch: true, timeRange: true },
   // SearXNG waits on scraped engines itself, so it gets a scraped engine's budget.
   budgetMs: 9000,
@@ -25,47 +25,54 @@ export const searxng: Provider = {
   async search(query, ctx, deadline) {
     const url = searxngUrl(query, ctx.env);
     if (typeof url !== "string") return url;
-    const res = await ctx.net.request(url, {
+    const answer = await keyedJson(
+      {
+        provider: "searxng",
+        url,
+        headers: () => ({ accept: "application/json" }),
+        trusted: true,
+        transportFailure: (failure) =>
+          // net refuses private and loopback addresses, where many SearXNG instances live; it is not weakened here.
+          failure.code === "blocked_url"
+            ? {
+                status: "denied",
+                code: "instance_refused",
+                message:
+                  `searxng: the network guard refused SEARXNG_URL (${failure.message}); an instance on a private or ` +
+                  "local address needs its origin trusted explicitly by the operator",
+              }
+            : undefined,
+        failure: searxngFailure,
+      },
+      ctx,
       deadline,
-      headers: { accept: "application/json" },
-      trusted: true,
-    });
-    if (!res.ok) {
-      // net refuses private and loopback addresses, where many SearXNG instances live; it is not weakened here.
-      if (res.code === "blocked_url")
-        return {
-          status: "denied",
-          code: "instance_refused",
-          message:
-            `searxng: the network guard refused SEARXNG_URL (${res.message}); an instance on a private or ` +
-            "local address needs its origin trusted explicitly by the operator",
-        };
-      return transportFailure("searxng", res);
-    }
-    if (res.status === 403)
-      return {
-        status: "error",
-        code: "json_disabled",
-        message:
-          "searxng answered 403: JSON output is not enabled on this instance (add `json` to search.formats in settings.yml)",
-      };
-    if (res.status === 429) {
-      const failure = rateLimited(
-        "searxng",
-        retryAfterSeconds(res.headers),
-        "the instance's limiter refused the request",
-      );
-      return {
-        ...failure,
-        message: `${failure.message}; for local use turn server.limiter off in settings.yml`,
-      };
-    }
-    if (res.status !== 200) return httpFailure("searxng", res);
-    const body = res.json();
-    if (body === undefined) return badResponse("searxng", "a body that is not JSON");
-    return parseSearxngResponse(body, query.limit);
+      (body) => parseSearxngResponse(body, query.limit),
+    );
+    return answer.ok ? answer.value : answer.failure;
   },
 };
+
+function searxngFailure(res: NetResponse): Failure {
+  if (res.status === 403)
+    return {
+      status: "error",
+      code: "json_disabled",
+      message:
+        "searxng answered 403: JSON output is not enabled on this instance (add `json` to search.formats in settings.yml)",
+    };
+  if (res.status === 429) {
+    const failure = rateLimited(
+      "searxng",
+      retryAfterSeconds(res.headers),
+      "the instance's limiter refused the request",
+    );
+    return {
+      ...failure,
+      message: `${failure.message}; for local use turn server.limiter off in settings.yml`,
+    };
+  }
+  return httpFailure("searxng", res);
+}
 
 /** The request URL, or a failure when SEARXNG_URL is missing or not an http(s) URL. */
 export function searxngUrl(query: ProviderQuery, env: Record<string, string | undefined>): string | Failure {
@@ -101,35 +108,36 @@ function searxngLanguage(query: ProviderQuery): string | undefined {
   return `${lang}-${country === "uk" ? "GB" : country.toUpperCase()}`;
 }
 
-interface SearxResult {
-  url?: unknown;
-  title?: unknown;
-  content?: unknown;
-  publishedDate?: unknown;
-}
+const SearxngAnswer = z.union([
+  z.string(),
+  z.object({ answer: anyField, url: maybeText, engine: maybeText }),
+]);
+const SearxngInfobox = z.object({ content: anyField, infobox: maybeText, id: maybeText });
+const SearxngResponse = z.object({
+  results: listOf(
+    z.object({ url: z.string(), title: maybeText, content: maybeText, publishedDate: maybeText }),
+  ),
+  answers: maybe(entriesOf(SearxngAnswer)),
+  infoboxes: maybe(entriesOf(SearxngInfobox)),
+  unresponsive_engines: maybe(z.array(z.unknown())),
+});
 
 export function parseSearxngResponse(body: unknown, limit = 20): ProviderOutcome {
-  const b = body as {
-    results?: unknown;
-    answers?: unknown;
-    infoboxes?: unknown;
-    unresponsive_engines?: unknown;
-  } | null;
-  if (!b || typeof b !== "object" || !Array.isArray(b.results))
-    return badResponse("searxng", "JSON without a results list");
+  const b = SearxngResponse.safeParse(body).data;
+  if (!b) return badResponse("searxng", "JSON without a results list");
   const hits: ProviderHit[] = [];
   // number_of_results is often 0 while results is full: only the list counts.
-  for (const r of b.results as SearxResult[]) {
-    if (typeof r?.url !== "string" || !/^https?:\/\//i.test(r.url)) continue;
+  for (const r of b.results) {
+    if (!/^https?:\/\//i.test(r.url)) continue;
     hits.push({
-      title: oneLine(r.title) ?? r.url,
+      title: optionalLine(r.title, 200) ?? r.url,
       url: r.url,
-      snippet: oneLine(r.content, 600) ?? "",
-      ...(typeof r.publishedDate === "string" && r.publishedDate ? { date: r.publishedDate } : {}),
+      snippet: optionalLine(r.content, 600) ?? "",
+      ...(r.publishedDate ? { date: r.publishedDate } : {}),
     });
     if (hits.length >= limit) break;
   }
-  const answer = searxngAnswer(b.answers, b.infoboxes);
+  const answer = searxngAnswer(b.answers?.[0], b.infoboxes?.[0]);
   if (hits.length > 0) return { status: "ok", hits, ...(answer ? { answer } : {}) };
   const failed = unresponsiveEngines(b.unresponsive_engines);
   // Every engine failing is a degraded instance, not a search that found nothing.
@@ -142,8 +150,7 @@ export function parseSearxngResponse(body: unknown, limit = 20): ProviderOutcome
   return { status: "empty", ...(answer ? { answer } : {}) };
 }
 
-function unresponsiveEngines(raw: unknown): string[] {
-  if (!Array.isArray(raw)) return [];
+function unresponsiveEngines(raw: unknown[] = []): string[] {
   return raw.map((e) => {
     if (Array.isArray(e)) return e[1] ? `${e[0]} (${oneLine(String(e[1]), 80)})` : String(e[0]);
     return String(e);
@@ -151,32 +158,30 @@ function unresponsiveEngines(raw: unknown): string[] {
 }
 
 /** Recent versions send answer objects, old ones plain strings; an infobox is the fallback. */
-function searxngAnswer(answers: unknown, infoboxes: unknown): ProviderAnswer | undefined {
-  const first = Array.isArray(answers) ? answers[0] : undefined;
-  if (typeof first === "string" && oneLine(first))
-    return { text: oneLine(first, 1000)!, kind: "answer", modelGenerated: false };
+function searxngAnswer(
+  first: z.output<typeof SearxngAnswer> | undefined,
+  box: z.output<typeof SearxngInfobox> | undefined,
+): ProviderAnswer | undefined {
+  if (typeof first === "string" && optionalLine(first, 200))
+    return { text: optionalLine(first, 1000)!, kind: "answer", modelGenerated: false };
   if (first && typeof first === "object") {
-    const a = first as { answer?: unknown; url?: unknown; engine?: unknown };
-    const text = oneLine(a.answer, 1000);
+    const text = optionalLine(first.answer, 1000);
     if (text)
       return {
         text,
         kind: "answer",
         modelGenerated: false,
-        ...(typeof a.url === "string" ? { url: a.url } : {}),
-        ...(typeof a.engine === "string" ? { source: a.engine } : {}),
+        ...(first.url !== undefined ? { url: first.url } : {}),
+        ...(first.engine !== undefined ? { source: first.engine } : {}),
       };
   }
-  const box = Array.isArray(infoboxes)
-    ? (infoboxes[0] as { content?: unknown; infobox?: unknown; id?: unknown })
-    : undefined;
-  const text = oneLine(box?.content, 1000);
+  const text = optionalLine(box?.content, 1000);
   if (!text) return undefined;
   return {
     text,
     kind: "abstract",
     modelGenerated: false,
-    ...(typeof box?.infobox === "string" ? { source: box.infobox } : {}),
-    ...(typeof box?.id === "string" && /^https?:\/\//.test(box.id) ? { url: box.id } : {}),
+    ...(box?.infobox !== undefined ? { source: box.infobox } : {}),
+    ...(box?.id !== undefined && /^https?:\/\//.test(box.id) ? { url: box.id } : {}),
   };
 }

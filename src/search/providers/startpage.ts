@@ -1,9 +1,8 @@
 import type { Provider } from "../provider.js";
 import { hitsIn, loadSerp } from "../serp/dom.js";
-import { engineUrl } from "../serp/engine-hosts.js";
-import { fetchSerp } from "../serp/fetch-serp.js";
 import { localeOf } from "../serp/locale.js";
 import type { SerpParse } from "../serp/outcome.js";
+import { scrapedEngine } from "../serp/scraped-engine.js";
 import { cleanText } from "../serp/text.js";
 import { absoluteHttpUrl } from "../serp/unwrap.js";
 
@@ -31,32 +30,19 @@ const HOSTS = ["www.startpage.com", "startpage.com"] as const;
 
 const SAFE = { off: "none", moderate: "moderate", strict: "heavy" } as const;
 
-export const startpage: Provider = {
+export const startpage: Provider = scrapedEngine({
   name: "startpage",
-  kind: "keyless",
-  paid: false,
-  native: { safesearch: true, timeRange: true },
   hosts: HOSTS,
-  budgetMs: 9000,
-  configured: () => true,
-  search(query, ctx, deadline) {
-    const url = engineUrl("startpage", HOSTS, "https://www.startpage.com/sp/search");
+  endpoint: "https://www.startpage.com/sp/search",
+  native: { safesearch: true, timeRange: true },
+  auto: { rank: 63, group: "keyless" },
+  parse: parseStartpage,
+  request(query, url) {
     url.searchParams.set("query", query.query);
     url.searchParams.set("cat", "web");
     if (query.timeRange) url.searchParams.set("with_date", query.timeRange);
     if (query.safesearch) url.searchParams.set("qadf", SAFE[query.safesearch]);
     const locale = localeOf(query);
-    return fetchSerp(
-      {
-        engine: "startpage",
-        hosts: HOSTS,
-        url: url.href,
-        parse: parseStartpage,
-        options: locale ? { locale } : {},
-      },
-      query,
-      ctx,
-      deadline,
-    );
+    return locale ? { locale } : {};
   },
-};
+});

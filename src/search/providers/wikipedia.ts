@@ -1,12 +1,12 @@
 import type { Deadline } from "../../core/deadline.js";
 import type { Failure } from "../../core/status.js";
+import { badResponse } from "../../provider-http/http-errors.js";
 import { unreachable } from "../failure-summary.js";
 import type { Provider, ProviderContext, ProviderOutcome, ProviderQuery } from "../provider.js";
 import { engineUrl, requestOnEngineHosts } from "../serp/engine-hosts.js";
 import { httpStatusFailure } from "../serp/outcome.js";
 import { cleanText } from "../serp/text.js";
 import { absoluteHttpUrl } from "../serp/unwrap.js";
-import { badResponse } from "./http-errors.js";
 
 /** Every language's wiki, and nothing else: the language is one host label, never a way elsewhere. */
 const HOSTS = ["*.wikipedia.org"] as const;
@@ -201,6 +201,7 @@ export const wikipedia: Provider = {
   name: "wikipedia",
   kind: "keyless",
   paid: false,
+  auto: { rank: 90 },
   native: { language: true },
   hosts: HOSTS,
   budgetMs: 5000,

@@ -1,7 +1,7 @@
 import type { Failure } from "../../core/status.js";
 import type { NetRequestOptions, NetResponse } from "../../net/client.js";
+import { transportFailure } from "../../provider-http/http-errors.js";
 import type { ProviderContext } from "../provider.js";
-import { transportFailure } from "../providers/http-errors.js";
 
 /**
  * The hosts a scraped engine may be asked on, as its provider file declares them: exact names, or `*.suffix` for

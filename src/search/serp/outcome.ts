@@ -1,7 +1,7 @@
 import type { Failure } from "../../core/status.js";
 import type { NetResponse } from "../../net/client.js";
+import { rateLimited, retryAfterSeconds } from "../../provider-http/http-errors.js";
 import type { ProviderHit, ProviderOutcome, ProviderQuery } from "../provider.js";
-import { rateLimited, retryAfterSeconds } from "../providers/http-errors.js";
 import { looksRelevant } from "./relevance.js";
 
 /**

@@ -19,6 +19,7 @@ function answering(): Provider & { seen: Deadline[] } {
     name: "duckduckgo",
     kind: "keyless",
     paid: false,
+    auto: { rank: 60, group: "keyless", lead: { thinBelow: 3 } },
     native: {},
     cooldowns: "self",
     budgetMs: 5000,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { retryAfterSeconds } from "../../../src/search/providers/http-errors.js";
+import { retryAfterSeconds } from "../../../src/provider-http/http-errors.js";
 import { localeOf } from "../../../src/search/serp/locale.js";
 import { contentWords, looksRelevant } from "../../../src/search/serp/relevance.js";
 import { cleanText, isoDay } from "../../../src/search/serp/text.js";

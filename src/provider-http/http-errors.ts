@@ -1,6 +1,7 @@
-import type { Failure } from "../../core/status.js";
-import type { NetResponse } from "../../net/client.js";
-import type { NetFailure } from "../../net/failure.js";
+import type { Failure } from "../core/status.js";
+import type { NetResponse } from "../net/client.js";
+import type { NetFailure } from "../net/failure.js";
+import { parseRetryAfter } from "../net/retry-after.js";
 
 /** A transport failure (DNS, TLS, timeout, guard refusal), named for the provider whose request it was. */
 export function transportFailure(provider: string, failure: NetFailure): Failure {
@@ -53,21 +54,9 @@ export function badResponse(provider: string, what: string): Failure {
   return { status: "error", code: "bad_response", message: `${provider} sent ${what}` };
 }
 
-/** Retry-After as seconds: either delta-seconds or an HTTP date. */
+/** The response's Retry-After in seconds (net's parser, shared by every layer). */
 export function retryAfterSeconds(headers: Record<string, string>, now = Date.now()): number | undefined {
-  const raw = headers["retry-after"]?.trim();
-  if (!raw) return undefined;
-  if (/^\d+(\.\d+)?$/.test(raw)) return Math.ceil(Number(raw));
-  const at = Date.parse(raw);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
-}
-
-/** A provider's own error text, made fit for one line of an error message. */
-export function oneLine(text: unknown, max = 200): string | undefined {
-  if (typeof text !== "string") return undefined;
-  const line = text.replace(/\s+/g, " ").trim();
-  if (!line) return undefined;
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  return parseRetryAfter(headers["retry-after"], now);
 }
 
 /**
