@@ -73,7 +73,7 @@ function deprecated(name: string, entry: string): void {
     `websift: import ${name} from "${entry}"; the root's ${name} goes in the next minor version`,
     {
       type: "DeprecationWarning",
-      code: "websift:root-mcp",
+      code: "websift-root-export",
     },
   );
 }

@@ -1,8 +1,7 @@
 import type { Dispatcher } from "undici";
 import { Deadline } from "../core/deadline.js";
 import { type BodyLimits, decodeBody } from "./body.js";
-import type { ConnectTo } from "./connector.js";
-import { ConnectingSockets, VettedAddresses } from "./connector.js";
+import { ConnectingSockets, type ConnectTo, VettedAddresses } from "./connector.js";
 import { Dispatchers } from "./dispatchers.js";
 import { Exchange } from "./exchange.js";
 import { classifyError, type NetFailure, type NetPhase, netFailure, safeHost } from "./failure.js";

@@ -34,7 +34,8 @@ export class Dispatchers {
     private readonly trustedPins: VettedAddresses,
     private readonly connecting: ConnectingSockets,
   ) {
-    this.direct = new (loadUndici().Agent)({
+    const { Agent } = loadUndici();
+    this.direct = new Agent({
       connect: pinnedConnector(vetted, config, connecting),
       factory: interimTolerantFactory,
       maxHeaderSize: MAX_HEADER_BYTES,
@@ -45,7 +46,8 @@ export class Dispatchers {
   for(url: URL, trustedOrigin: boolean): Dispatcher {
     const proxy = proxyFor(url, this.proxyEnv);
     if (!proxy && trustedOrigin) {
-      this.trustedAgent ??= new (loadUndici().Agent)({
+      const { Agent } = loadUndici();
+      this.trustedAgent ??= new Agent({
         connect: pinnedConnector(this.trustedPins, this.config, this.connecting),
         factory: interimTolerantFactory,
         maxHeaderSize: MAX_HEADER_BYTES,
@@ -58,7 +60,8 @@ export class Dispatchers {
       const tls = trustContext(this.config.ca);
       // proxyTunnel false: plain http goes to the proxy in absolute form, as curl and browsers send it; many
       // corporate proxies refuse CONNECT to port 80. https is always tunnelled.
-      agent = new (loadUndici().ProxyAgent)({
+      const { ProxyAgent } = loadUndici();
+      agent = new ProxyAgent({
         uri: proxy,
         requestTls: tls,
         proxyTls: tls,

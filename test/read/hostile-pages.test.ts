@@ -60,6 +60,12 @@ describe("parsing and extraction are linear in the input", () => {
       1500,
     ],
     [
+      "cards whose title blocks carry a chrome name",
+      (n) =>
+        `<main><p>${paragraphs(3).join(" ")}</p><ul class="grid">${Array.from({ length: n }, (_, i) => `<li class="card"><span>-${i}%</span><div class="product-caption"><h2><a href="/p/${i}">Item ${i}</a></h2><p>Item ${i} text</p></div></li>`).join("")}</ul></main>`,
+      1000,
+    ],
+    [
       "siblings taken with the content",
       (n) =>
         `<main>${paragraphs(n)

@@ -14,14 +14,17 @@ import {
 } from "./dom.js";
 import { isHidden, isHiddenForGood } from "./hidden.js";
 import { runningProse } from "./running-prose.js";
+import { SETTINGS } from "./settings.js";
 import { TextStatsIndex } from "./text-stats.js";
 
 // Never content: code, widgets, embedded media and form controls. <head> itself stays: htmlparser2 does
 // not close an unterminated <head> at the first body tag, so on some pages it holds the whole page.
+// A ruby annotation (`<rt>`, `<rtc>`: furigana, a reading set above its word) and its fallback brackets
+// (`<rp>`) are not words of the line: read inline they glue onto the word they annotate ("子こども").
 const JUNK_TAGS = new Set(
   (
     "script style noscript template svg canvas iframe object embed applet button select input textarea option " +
-    "datalist dialog link meta base frame frameset audio video source track map title"
+    "datalist dialog link meta base frame frameset audio video source track map title rt rtc rp"
   ).split(" "),
 );
 
@@ -152,9 +155,11 @@ function removeChrome(doc: Document, soft: Candidate[], thread: boolean): void {
   const isThread = commentChars > total * 0.6 && total - commentChars < 1500;
   const prose = runningProse(doc, stats);
   const pageProse = prose.get(doc) ?? 0;
+  const parts = new ItemParts(stats);
   const doomed: Element[] = [];
   for (const { el, kind } of soft) {
     if (kind === "comments" && (isThread || (thread && holdsPosts(el)))) continue;
+    if (kind === "chrome" && parts.isPart(el)) continue;
     // The page's running prose is its content whatever its wrapper is called ("newsArticleMeta").
     if (kind === "chrome" && (prose.get(el) ?? 0) > pageProse * 0.5) continue;
     const chars = stats.of(el).chars;
@@ -172,6 +177,92 @@ function removeChrome(doc: Document, soft: Candidate[], thread: boolean): void {
  */
 function holdsPosts(el: Element): boolean {
   return !!findFirst(el, (d) => d.name === "p" || d.name === "blockquote");
+}
+
+/**
+ * A name that recurs in every card of a grid is a part of the card, not chrome around the page: a shop's
+ * "product-caption" holds each product's name and price, a section front's "module-meta-info" each story's
+ * headline. The card is an ancestor a few levels up with alike, linked siblings (same tag and class); the part
+ * holds the card's heading and sits at the same place in at least `listMinItems` of them. Chrome around the
+ * grid is named once and still goes.
+ */
+class ItemParts {
+  // Per grid (the cards' parent): how many cards of a kind hold a part of a name at a depth.
+  private readonly seen = new Map<ParentNode, Map<string, number>>();
+  private readonly alike = new Map<ParentNode, Map<string, number>>();
+
+  constructor(private readonly stats: TextStatsIndex) {}
+
+  isPart(el: Element): boolean {
+    const name = el.attribs.class;
+    if (!name) return false;
+    let card = el.parent;
+    for (let level = 1; level <= SETTINGS.itemPartLevels; level++, card = card.parent) {
+      const grid = card?.parent;
+      if (!card || !grid || !isTag(card) || !isTag(grid)) return false;
+      if (this.alikeCount(grid, card) < SETTINGS.listMinItems) continue;
+      // A card that is all caption is a captioned picture (a gallery's teaser), not an item with a title block.
+      if (this.stats.of(card).chars <= this.stats.of(el).chars) return false;
+      // The part is the card's title block, not a credit, a star widget or a poster's card.
+      const heading = findFirst(
+        el,
+        (d) => HEADINGS.has(d.name) && collapseWhitespace(textContent(d)).length > 0,
+        SETTINGS.itemPartScan,
+      );
+      return !!heading && this.cardsWith(grid, name, level, card) >= SETTINGS.listMinItems;
+    }
+    return false;
+  }
+
+  /** How many children of the grid are built like the card (tag and class) and hold a link. */
+  private alikeCount(grid: ParentNode, card: Element): number {
+    let counts = this.alike.get(grid);
+    if (!counts) {
+      counts = new Map();
+      for (const c of grid.children)
+        if (isTag(c) && findFirst(c, (d) => d.name === "a", 200))
+          counts.set(cardKey(c), (counts.get(cardKey(c)) ?? 0) + 1);
+      this.alike.set(grid, counts);
+    }
+    return counts.get(cardKey(card)) ?? 0;
+  }
+
+  private cardsWith(grid: ParentNode, name: string, level: number, card: Element): number {
+    let byName = this.seen.get(grid);
+    if (!byName) {
+      byName = new Map();
+      this.seen.set(grid, byName);
+    }
+    const ck = cardKey(card);
+    const key = `${level}|${name}|${ck}`;
+    let count = byName.get(key);
+    if (count === undefined) {
+      count = 0;
+      for (const c of grid.children)
+        if (isTag(c) && cardKey(c) === ck && holdsNamedAt(c, name, level)) count++;
+      byName.set(key, count);
+    }
+    return count;
+  }
+}
+
+function cardKey(el: Element): string {
+  return `${el.name}.${(el.attribs.class ?? "").replace(/\S*\d\S*/g, "").trim()}`;
+}
+
+/** Whether an element `level` levels below the card carries the class name. */
+function holdsNamedAt(card: Element, name: string, level: number): boolean {
+  let found = false;
+  const visit = (el: Element, depth: number): void => {
+    if (found) return;
+    if (depth === level) {
+      found = el.attribs.class === name;
+      return;
+    }
+    for (const c of el.children) if (isTag(c)) visit(c, depth + 1);
+  };
+  visit(card, 0);
+  return found;
 }
 
 // Phrasing elements: inside a line of text they are words of that line.

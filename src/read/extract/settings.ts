@@ -94,6 +94,10 @@ export const SETTINGS = {
   listMinItems: 4,
   /** An item longer than this is a section or a post, not a listing's entry. */
   listItemMaxChars: 1500,
+  /** A chrome-named element this many levels below a card of a grid, named alike in the other cards, is the card's part. */
+  itemPartLevels: 3,
+  /** Elements looked at for a card part's heading: a card's title block is small. */
+  itemPartScan: 200,
   /** Items whose text is nearly all link text (this share)… */
   listMaxLinkShare: 0.9,
   /** …and shorter than this on average are a menu, not a listing. */

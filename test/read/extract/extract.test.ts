@@ -369,6 +369,19 @@ describe("extractMarkdown: metadata", () => {
 });
 
 describe("extractMarkdown: languages", () => {
+  it("reads ruby text as its words: furigana and fallback brackets are not glued onto the word they annotate", async () => {
+    const ruby = (base: string, reading: string) =>
+      `<ruby>${base}<rp>(</rp><rt>${reading}</rt><rp>)</rp></ruby>`;
+    const line = `${ruby("子", "こ")}どもへの${ruby("虐待", "ぎゃくたい")}をなくすための${ruby("法律", "ほうりつ")}ができて、親が子どもを教育するために、たたいたりすることを禁止することになりました。`;
+    const { markdown } = await extractMarkdown(
+      `<html lang="ja"><body><article><h1>法律ができる</h1><p>${line}</p><p>${line}</p></article></body></html>`,
+      "https://example.jp/news/1",
+    );
+    expect(markdown).toContain("子どもへの虐待をなくすための法律ができて、");
+    expect(markdown).not.toContain("ぎゃくたい");
+    expect(markdown).not.toContain("(");
+  });
+
   it("extracts right-to-left and CJK pages with their language and punctuation", async () => {
     const arabic =
       "اجتمعت اللجنة يوم الثلاثاء لمراجعة الاقتراح، الذي نوقش لعدة أشهر، واتفقت على جدول زمني واضح للتنفيذ. " +

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { findFirst, parseHtml } from "../../../src/read/extract/dom.js";
+import { cleanTree } from "../../../src/read/extract/clean.js";
+import { findFirst, parseHtml, textContent } from "../../../src/read/extract/dom.js";
 import { extractMarkdown } from "../../../src/read/extract/index.js";
 import { largestItemRun } from "../../../src/read/extract/item-list.js";
 import { TextStatsIndex } from "../../../src/read/extract/text-stats.js";
@@ -37,5 +38,45 @@ describe("a listing's run of items", () => {
     expect(markdown).toContain("Planer 2");
     expect(markdown).toContain("Router 3");
     expect(markdown).toContain("Mitre saw 24");
+  });
+});
+
+// A shop's category grid whose cards put each product's name and price in a block named "product-caption",
+// and a gallery of captioned pictures (linked images whose whole text is their caption) under an article.
+function shopGrid(cards: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < cards; i++)
+    out.push(
+      `<li class="product type-product post-${100 + i}"><span class="badge">-30%</span><a href="/p/${i}"><img src="/i/${i}.jpg" alt=""></a><div class="product-caption"><h2><a href="/p/${i}">${TOOLS[i % TOOLS.length]} kit ${i + 1}</a></h2><p>A sturdy tool for the workshop, number ${i + 1}.</p><span class="price">$${20 + i}.00</span></div></li>`,
+    );
+  return `<!doctype html><html><head><title>Outdoor gear</title></head><body>
+<header><a href="/">Shop</a></header><main><h1>Outdoor gear</h1><p>${"Everything for a weekend outside, from tents to tools, packed and shipped the same day. ".repeat(4)}</p><ul class="products grid">${out.join("\n")}</ul></main>
+<footer><p>Shop footer</p></footer></body></html>`;
+}
+
+describe("a card's own parts", () => {
+  it("keeps a name that every card of a grid carries around its title block (a shop's product caption)", async () => {
+    const { markdown } = await extractMarkdown(shopGrid(8), "https://shop.example.com/outdoor-gear/");
+    expect(markdown).toContain("Planer kit 2");
+    expect(markdown).toContain("A sturdy tool for the workshop, number 7.");
+    expect(markdown).toContain("$27.00");
+  });
+
+  it("still drops a gallery's captions, where the caption is the whole card", () => {
+    const slides = TOOLS.slice(0, 6)
+      .map(
+        (t, i) =>
+          `<div class="gal-slide col-md-4"><a href="/gallery/${i}"><div class="img"><img src="/g/${i}.jpg" alt=""><div class="caption"><span>4 November 2021</span><h4>${t} fair ${i}</h4></div></div></a></div>`,
+      )
+      .join("\n");
+    const prose =
+      "The workshop fair drew more visitors than ever, and the makers showed their newest tools. ".repeat(8);
+    const doc = parseHtml(
+      `<!doctype html><html><body><div class="news"><h1>The fair</h1><p>${prose}</p></div><div class="gallery-slider row">${slides}</div></body></html>`,
+    );
+    cleanTree(doc);
+    const text = textContent(doc);
+    expect(text).toContain("more visitors than ever");
+    expect(text).not.toContain("Planer fair 1");
   });
 });
