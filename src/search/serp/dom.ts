@@ -1,4 +1,5 @@
-import * as cheerio from "cheerio";
+// cheerio's slim build: the tree is parsed here, so its parse5 and fetch layers (~200 ms at import) are not loaded.
+import * as cheerio from "cheerio/slim";
 import type { AnyNode, Element } from "domhandler";
 import { DomUtils } from "htmlparser2";
 import { parseDocument } from "../../core/html-parser.js";

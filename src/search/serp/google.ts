@@ -1,10 +1,16 @@
-import * as cheerio from "cheerio";
+import { createRequire } from "node:module";
+import type * as Cheerio from "cheerio";
 import type { ProviderHit } from "../provider.js";
 import type { SerpParse } from "./outcome.js";
 import { cleanText, isoDay } from "./text.js";
 import { absoluteHttpUrl } from "./unwrap.js";
 
-type Page = cheerio.CheerioAPI;
+type Page = Cheerio.CheerioAPI;
+
+// Google's page is parsed with cheerio's full build (parse5, as a browser parses), which costs ~200 ms to load:
+// it is required when a Google page is first parsed, so importing the package does not pay for it.
+const require = createRequire(import.meta.url);
+const loadCheerio = (): typeof Cheerio => require("cheerio");
 type Node = ReturnType<Page>;
 
 /** The reason given for Google's consent interstitial, so a browser can tell it from a challenge. */
@@ -22,7 +28,7 @@ const GOOGLE_HOST =
  * Google serves challenges and walls with 200 as well, so `finalUrl` and the markup decide, never the status.
  */
 export function parseGoogle(html: string, finalUrl: string): SerpParse {
-  const $ = cheerio.load(html);
+  const $ = loadCheerio().load(html);
   const block = blockedUrl(finalUrl) ?? blockMarkup($, html);
   if (block) return { kind: "blocked", code: "challenge", reason: block };
   const hits = organicHits($, finalUrl);
