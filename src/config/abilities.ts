@@ -38,8 +38,8 @@ export async function writeWebAbility(store: Store, on: boolean): Promise<WebAbi
 
 /**
  * createWebsift's `enabled`: the configured value (config file `enabled`, itself possibly a function) and the
- * switch must both allow. One store read per call: a sqlite read is microseconds, a Redis one a round trip
- * that the call's own requests dwarf.
+ * switch must both allow. One store read per call; a search starts it beside its cache read, so on Redis the
+ * two share one round trip.
  */
 export function webAbilityGate(
   store: MaybeStatusStore,
