@@ -6,7 +6,7 @@ import { SESSION_TOOLS, type SessionTool } from "../../src/mcp/pending-tools.js"
 import type { ToolOutput } from "../../src/mcp/tools.js";
 import { createSession } from "../../src/session/session.js";
 import type { Websift } from "../../src/websift.js";
-import { heldRoute, page, until } from "../session/harness.js";
+import { heldPage, until } from "../session/harness.js";
 import { type SimWeb, startSimWeb } from "../simweb/index.js";
 import { startTask as startTaskOn, websiftFor } from "./harness.js";
 
@@ -31,18 +31,7 @@ afterEach(async () => {
   web.reset();
 });
 
-let paths = 0;
-function slowPage() {
-  const path = `/held-${++paths}`;
-  const route = heldRoute(
-    web,
-    "www.example.com",
-    path,
-    page("Held page", ["The held page has a first paragraph long enough to be kept by the reader."]),
-  );
-  releases.push(route.release);
-  return { ...route, url: `https://www.example.com${path}` };
-}
+const slowPage = () => heldPage(web, releases, "Held");
 
 const live = () => new AbortController().signal;
 

@@ -8,7 +8,7 @@ import { Mailbox } from "../../src/session/mailbox.js";
 import { createSession } from "../../src/session/session.js";
 import { MemoryMailboxStore } from "../../src/store/mailbox-store.js";
 import type { Websift } from "../../src/websift.js";
-import { heldRoute, page, until } from "../session/harness.js";
+import { heldPage, until } from "../session/harness.js";
 import { type SimWeb, startSimWeb } from "../simweb/index.js";
 import { startTask, textOf, websiftFor } from "./harness.js";
 
@@ -34,18 +34,7 @@ afterEach(async () => {
   web.reset();
 });
 
-let paths = 0;
-function slowPage() {
-  const path = `/mail-${++paths}`;
-  const route = heldRoute(
-    web,
-    "www.example.com",
-    path,
-    page("Mailed page", ["The mailed page has a first paragraph long enough to be kept by the reader."]),
-  );
-  releases.push(route.release);
-  return { ...route, url: `https://www.example.com${path}` };
-}
+const slowPage = () => heldPage(web, releases, "Mailed");
 
 /** One MCP client as createMcpServer wires it: a wait of 0, so every call replies "still running" at once. */
 function client(mailbox?: Mailbox, now?: () => number, waitSeconds = 0) {

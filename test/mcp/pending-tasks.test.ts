@@ -2,23 +2,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { type McpHttpServer, startMcpHttp } from "../../src/mcp/http.js";
-import { heldRoute, page, until } from "../session/harness.js";
+import { heldPage, until } from "../session/harness.js";
 import { connectInProcess, useHeldWeb } from "./harness.js";
 
 const shared = useHeldWeb();
 
-let paths = 0;
-function slowPage() {
-  const path = `/task-${++paths}`;
-  const route = heldRoute(
-    shared.web,
-    "www.example.com",
-    path,
-    page("Tasked page", ["The tasked page has a first paragraph long enough to be kept by the reader."]),
-  );
-  shared.releases.push(route.release);
-  return { ...route, url: `https://www.example.com${path}` };
-}
+const slowPage = () => heldPage(shared.web, shared.releases, "Tasked");
 
 async function inProcess(): Promise<Client> {
   // A wait far longer than the test: a task never waits, whatever the server's wait.

@@ -66,6 +66,26 @@ export function results(entries: { title: string; url: string; snippet?: string 
   };
 }
 
+let heldPages = 0;
+
+/**
+ * A page on www.example.com that answers only when released (a `heldRoute` holding an ordinary article), each
+ * call a new path; its `release` goes on `releases` so the test's cleanup lets every held request go.
+ */
+export function heldPage(web: SimWeb, releases: (() => void)[], name: string) {
+  const path = `/${name.toLowerCase()}-${++heldPages}`;
+  const route = heldRoute(
+    web,
+    "www.example.com",
+    path,
+    page(`${name} page`, [
+      `The ${name.toLowerCase()} page has a first paragraph long enough to be kept by the reader.`,
+    ]),
+  );
+  releases.push(route.release);
+  return { ...route, url: `https://www.example.com${path}` };
+}
+
 /**
  * A route that answers only when the test says so: `arrived` resolves when the request reaches the server,
  * so a test knows a lookup is running without sleeping; `dropped` tells that the client gave up on it.
