@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
 import { readWebAbility, writeWebAbility } from "../../config/abilities.js";
 import { updateConfigFile } from "../../config/config-file.js";
-import { providerHealth } from "../../config/doctor.js";
 import { readEnvFile, validEnvValue, writeEnvVariable } from "../../config/env-file.js";
 import { ConfigError } from "../../config/load.js";
 import { SETTINGS } from "../../config/schema.js";
+import { providerHealth } from "../../surface/doctor.js";
 import type { ServeContext } from "../context.js";
 
 /** The settings Settings → Web edits: each one takes effect on the next call after a save. */

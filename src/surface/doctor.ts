@@ -1,3 +1,4 @@
+import { maskedValue, type ResolvedConfig } from "../config/load.js";
 import { Deadline } from "../core/deadline.js";
 import type { Failure, Status } from "../core/status.js";
 import { proxyEnvFrom, proxyFor } from "../net/proxy.js";
@@ -7,7 +8,6 @@ import { unreachable } from "../search/failure-summary.js";
 import type { Provider, ProviderContext, ProviderOutcome } from "../search/provider.js";
 import { recordFailure, suspendedUntil } from "../search/suspension.js";
 import type { Websift } from "../websift.js";
-import { maskedValue, type ResolvedConfig } from "./load.js";
 
 export interface ProviderHealth {
   name: string;
