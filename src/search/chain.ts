@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { Deadline } from "../core/deadline.js";
+import { callDeadline } from "../core/call-budget.js";
+import type { Deadline } from "../core/deadline.js";
 import type { Attempt, Status } from "../core/status.js";
 import { readAhead } from "../store/read-ahead.js";
 import { summarizeFailures } from "./failure-summary.js";
@@ -41,9 +42,10 @@ export interface SearchResponse {
 export interface ChainConfig {
   providers: readonly Provider[];
   ctx: ProviderContext;
-  /** Per-provider budgets in ms, overriding each provider's default. */
-  budgets?: Record<string, number>;
-  totalMs?: number;
+  /** Caps of one provider's step in ms, by provider name, overriding each provider's own. */
+  providerTimeoutMs?: Record<string, number>;
+  /** A search's whole budget in ms when its caller gives none. */
+  timeoutMs?: number;
   cacheMs?: number;
   /** Providers `auto` asks first, in this order (the operator's setting); the rest follow in the usual order. */
   order?: readonly string[];
@@ -178,14 +180,13 @@ export async function searchChain(
   if (refused) return refused;
   if (hit) return { ...hit.response, cached: true, ageSeconds: Math.round((Date.now() - hit.at) / 1000) };
 
-  const totalMs = options.timeoutMs ?? config.totalMs ?? timeoutFromEnv(env) ?? 20_000;
-  const deadline = options.deadline ?? Deadline.fromSignal(options.signal, totalMs);
+  const deadline = callDeadline(options, config.timeoutMs ?? timeoutFromEnv(env) ?? 20_000);
   const attempts: Attempt[] = [];
   const note = (step: StepResult) => {
     attempts.push(step.attempt);
     options.onAttempt?.(step.attempt);
   };
-  const budgetOf = (p: Provider) => config.budgets?.[p.name] ?? p.budgetMs;
+  const timeoutOf = (p: Provider) => config.providerTimeoutMs?.[p.name] ?? p.budgetMs;
 
   let response: SearchResponse | undefined;
   if (search.provider !== "auto") {
@@ -207,7 +208,7 @@ export async function searchChain(
         attempted: [],
         error: notConfigured(pinned),
       };
-    const step = await runProvider(pinned, search, ctxOf(pinned), deadline, budgetOf(pinned));
+    const step = await runProvider(pinned, search, ctxOf(pinned), deadline, timeoutOf(pinned));
     note(step);
     response = finish(base, [step], attempts, search.limit) ?? failed(base, attempts, [step]);
   } else {
@@ -219,13 +220,13 @@ export async function searchChain(
           search,
           ctxOf(stage.provider),
           deadline,
-          budgetOf(stage.provider),
+          timeoutOf(stage.provider),
         );
         note(step);
         steps.push(step);
         response = finish(base, [step], attempts, search.limit);
       } else {
-        const stageSteps = await runGroup(stage, search, config, deadline, budgetOf, note, ctxOf);
+        const stageSteps = await runGroup(stage, search, config, deadline, timeoutOf, note, ctxOf);
         steps.push(...stageSteps);
         response = finish(base, stageSteps, attempts, search.limit);
       }
@@ -244,19 +245,25 @@ async function runGroup(
   search: ValidSearch,
   config: ChainConfig,
   deadline: Deadline,
-  budgetOf: (p: Provider) => number,
+  timeoutOf: (p: Provider) => number,
   note: (s: StepResult) => void,
   ctxOf: (p: Provider) => ProviderContext,
 ): Promise<StepResult[]> {
   const steps: StepResult[] = [];
   if (stage.first) {
-    const first = await runProvider(stage.first, search, ctxOf(stage.first), deadline, budgetOf(stage.first));
+    const first = await runProvider(
+      stage.first,
+      search,
+      ctxOf(stage.first),
+      deadline,
+      timeoutOf(stage.first),
+    );
     note(first);
     steps.push(first);
     if (first.hits.length >= Math.min(stage.thinBelow, search.limit)) return steps;
   }
   const spread = await Promise.all(
-    stage.spread.map((p) => runProvider(p, search, config.ctx, deadline, budgetOf(p))),
+    stage.spread.map((p) => runProvider(p, search, config.ctx, deadline, timeoutOf(p))),
   );
   spread.forEach(note);
   return [...steps, ...spread];
