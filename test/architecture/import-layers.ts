@@ -22,7 +22,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["websift.ts", "arguments.ts", "public-helpers.ts"],
   ["session"],
   // What every surface shares, below all of them: the tool definitions, the HTTP Host/Origin guard, the call
-  // limiter and doctor (the installation's check, run by the CLI and serve).
+  // limiter, the hooked library and doctor (the installation's check, run by the CLI and serve).
   ["surface"],
   ["mcp"],
   // The package root re-exports the library and the session; its deprecated startMcpHttp loads mcp on first
