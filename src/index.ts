@@ -42,6 +42,7 @@ export type { SearchAnswer, SearchResponse } from "./search/chain.js";
 export type { SearchResult } from "./search/merge.js";
 export type { SearchOptions } from "./search/options.js";
 export type { Provider, ProviderContext, ProviderOutcome, ProviderQuery } from "./search/provider.js";
+export { providerConfigured } from "./search/provider.js";
 export { PROVIDERS } from "./search/registry.js";
 export { CODE_DOMAINS } from "./search/scope.js";
 export type { Clock } from "./session/clock.js";

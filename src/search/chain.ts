@@ -6,7 +6,13 @@ import { readAhead } from "../store/read-ahead.js";
 import { summarizeFailures } from "./failure-summary.js";
 import { mergeRanked, type SearchResult } from "./merge.js";
 import { type SearchOptions, type ValidSearch, validateSearch } from "./options.js";
-import type { AutoPlace, Provider, ProviderAnswer, ProviderContext } from "./provider.js";
+import {
+  type AutoPlace,
+  type Provider,
+  type ProviderAnswer,
+  type ProviderContext,
+  providerConfigured,
+} from "./provider.js";
 import { runProvider, type StepResult, stepReads } from "./run-provider.js";
 import type { Scope } from "./scope.js";
 
@@ -73,7 +79,7 @@ export function autoStages(
   // Asked only of the providers `auto` may use: some look on disk (gemini-cli searches PATH for its binary),
   // and this runs on every search.
   const usable = (p: Provider) =>
-    (p.paid && !unfrozen) || exclude.includes(p.name) ? false : p.configured(env);
+    (p.paid && !unfrozen) || exclude.includes(p.name) ? false : providerConfigured(p, env);
   const stages: AutoStage[] = [];
   const seen = new Set<string>();
   for (const p of placed) {
@@ -156,7 +162,11 @@ export async function searchChain(
   const stages =
     search.provider === "auto" ? autoStages(config.providers, env, options.exclude, config.order) : [];
   const opening =
-    search.provider === "auto" ? firstOf(stages[0]) : pinned?.configured(env) ? pinned : undefined;
+    search.provider === "auto"
+      ? firstOf(stages[0])
+      : pinned && providerConfigured(pinned, env)
+        ? pinned
+        : undefined;
   const ahead = readAhead(config.ctx.store, [
     ...(cacheKey ? [cacheKey] : []),
     ...(opening ? stepReads(opening, search) : []),
@@ -189,7 +199,7 @@ export async function searchChain(
         attempted: [],
         error: `unknown provider "${search.provider}" (known: ${config.providers.map((p) => p.name).join(", ")})`,
       };
-    if (!pinned.configured(env))
+    if (!providerConfigured(pinned, env))
       return {
         ...base,
         status: "error",

@@ -3,8 +3,8 @@ import { type MailboxStore, type MailItem, MemoryMailboxStore } from "../store/m
 import { type Clock, systemClock } from "./clock.js";
 import { failedLookup } from "./failed-lookup.js";
 import { keepAsOf } from "./keep-as.js";
+import type { Landing } from "./landing.js";
 import type { LookupKind } from "./lookup-key.js";
-import type { Landing } from "./session.js";
 
 /** A landed lookup as the mailbox keeps it: `id` orders a conversation's stream (`Last-Event-ID`). */
 export interface Mail {
