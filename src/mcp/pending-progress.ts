@@ -31,10 +31,10 @@ export class LookupProgress {
   }
 
   /**
-   * The instance the session calls, saying what each lookup does as the tools always have. `fetchBudgetMs` caps
-   * one page read below the session's deadline (the server's timeoutMs option).
+   * The instance the session calls, saying what each lookup does as the tools always have. `fetchTimeoutMs` caps
+   * one page read below the lookup's budget (the server's option of that name).
    */
-  around(websift: SessionWebsift, fetchBudgetMs?: number): SessionWebsift {
+  around(websift: SessionWebsift, fetchTimeoutMs?: number): SessionWebsift {
     return {
       search: (query, options = {}) => {
         this.emit("search", query, searchingLine(query));
@@ -46,8 +46,8 @@ export class LookupProgress {
       read: (url, options = {}) => {
         this.emit("read", url, readingLine(url));
         const deadline =
-          fetchBudgetMs !== undefined && typeof options.deadline === "object"
-            ? options.deadline.child(fetchBudgetMs)
+          fetchTimeoutMs !== undefined && typeof options.deadline === "object"
+            ? options.deadline.child(fetchTimeoutMs)
             : options.deadline;
         return websift.read(url, { ...options, deadline });
       },
