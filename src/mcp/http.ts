@@ -10,7 +10,7 @@ import {
   isLoopbackHost,
   MISSING_TOKEN,
   WWW_AUTHENTICATE,
-} from "./http-guard.js";
+} from "../surface/http-guard.js";
 import { createMcpServer, type McpServerOptions } from "./server.js";
 
 export interface McpHttpOptions extends McpServerOptions {

@@ -4,10 +4,10 @@ import type { Result, Task } from "@modelcontextprotocol/sdk/types.js";
 import { errorView } from "../ground/model-view.js";
 import type { Mail } from "../session/mailbox.js";
 import type { Session } from "../session/session.js";
+import type { ToolOutput } from "../surface/tools.js";
 import type { LookupProgress } from "./pending-progress.js";
 import type { LookupTaskStore } from "./pending-tasks.js";
 import { landingView, type SessionTool, stillRunning, toolResult } from "./pending-tools.js";
-import type { ToolOutput } from "./tools.js";
 
 /** What one MCP client's lookups run on: its session (whose mailbox holds what lands), progress, and tasks. */
 export interface ClientParts {

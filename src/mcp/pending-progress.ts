@@ -1,6 +1,6 @@
 import type { LookupKind } from "../session/lookup-key.js";
 import type { SessionWebsift } from "../session/session.js";
-import { attemptLine, readingLine, searchingLine } from "./tools.js";
+import { attemptLine, readingLine, searchingLine } from "../surface/tools.js";
 
 type Listener = (line: string) => void;
 

@@ -9,13 +9,13 @@ import type { CallToolResult, ServerNotification, ServerRequest } from "@modelco
 import type { ZodRawShape } from "zod";
 import type { Mailbox } from "../session/mailbox.js";
 import { createSession } from "../session/session.js";
+import { CallLimit } from "../surface/call-limit.js";
+import { type ToolOutput, type ToolWebsift, WEB_TOOLS, webResearch } from "../surface/tools.js";
 import type { Websift } from "../websift.js";
-import { CallLimit } from "./call-limit.js";
 import { type CallContext, ClientLookups } from "./pending-lookups.js";
 import { LookupProgress } from "./pending-progress.js";
 import { LookupTaskStore } from "./pending-tasks.js";
 import { errorResult, SESSION_TOOLS, type SessionTool, toolResult, webResult } from "./pending-tools.js";
-import { type ToolOutput, type ToolWebsift, WEB_TOOLS, webResearch } from "./tools.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 

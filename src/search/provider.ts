@@ -101,7 +101,19 @@ export interface Provider {
   readsFirst?(query: ProviderQuery): string[];
   /** Default time budget inside the chain (5 s for APIs, 9 s for scraped engines). */
   budgetMs: number;
-  /** True when the provider can run with this environment (key present, URL set, binary found…). */
-  configured(env: Record<string, string | undefined>): boolean;
+  /**
+   * Whether it can run with these settings when that is more than one of its `keyEnv` variables being set (a URL
+   * that must not be blank, a binary on PATH); without it, `providerConfigured` judges by `keyEnv` alone.
+   */
+  configured?(env: Record<string, string | undefined>): boolean;
   search(query: ProviderQuery, ctx: ProviderContext, deadline: Deadline): Promise<ProviderOutcome>;
+}
+
+/**
+ * Whether a provider can run: its own `configured` when it has one, else one of its `keyEnv` variables set
+ * (a provider that declares none needs nothing).
+ */
+export function providerConfigured(p: Provider, env: Record<string, string | undefined>): boolean {
+  if (p.configured) return p.configured(env);
+  return p.keyEnv === undefined || p.keyEnv.some((name) => Boolean(env[name]));
 }

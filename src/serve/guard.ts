@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
-import { checkRequest, guardFor, type HttpGuardConfig } from "../mcp/http-guard.js";
+import { checkRequest, guardFor, type HttpGuardConfig } from "../surface/http-guard.js";
 
 export interface GuardOptions {
   /** WEBSIFT_SERVE_TOKEN: every /v1 request must carry `Authorization: Bearer <token>`. */
@@ -108,7 +108,7 @@ function bearerOf(req: IncomingMessage): string | undefined {
   return /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "")?.[1]?.trim();
 }
 
-/** Constant time in the token's content (mcp/http-guard's comparison is private to the MCP guard). */
+/** Constant time in the token's content (surface/http-guard's comparison is private to its own guard). */
 function same(given: string | undefined, want: string): boolean {
   if (given === undefined) return false;
   const a = Buffer.from(given);

@@ -21,6 +21,9 @@ export const LAYERS: readonly (readonly string[])[] = [
   // The library API: createWebsift and the checked entry points every surface calls.
   ["websift.ts", "arguments.ts", "public-helpers.ts"],
   ["session"],
+  // What every surface shares, below all of them: the tool definitions, the HTTP Host/Origin guard, the call
+  // limiter and doctor (the installation's check, run by the CLI and serve).
+  ["surface"],
   ["mcp"],
   // The package root re-exports the library and the session; its deprecated startMcpHttp loads mcp on first
   // call. Nothing in src/ imports it.
@@ -29,7 +32,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["cli"],
 ];
 
-/** One import of a module of src/ by another, both named relative to src/ (`config/doctor.ts`). */
+/** One import of a module of src/ by another, both named relative to src/ (`config/load.ts`). */
 export interface ImportEdge {
   from: string;
   to: string;
@@ -40,7 +43,7 @@ export interface Violation extends ImportEdge {
   toLayer: string;
 }
 
-/** `config/doctor.ts` → `config`, `websift.ts` → `websift.ts`. */
+/** `config/load.ts` → `config`, `websift.ts` → `websift.ts`. */
 export function unitOf(module: string): string {
   return module.split("/")[0];
 }

@@ -12,6 +12,7 @@ import { loadMathConverter } from "./math.js";
 import { documentTitle, readMetadata } from "./metadata.js";
 import { holdsOnlyFurniture } from "./no-content.js";
 import { type PageKind, pageKind } from "./page-kind.js";
+import { dropPosterStats } from "./poster-stats.js";
 import { dropOffProductSections } from "./product-sections.js";
 import { pruneContent } from "./prune.js";
 import { revealServerView } from "./server-view.js";
@@ -63,6 +64,7 @@ function extract(
   kind: PageKind,
 ): Rendered {
   cleanTree(doc, mode, kind === "forum");
+  if (kind === "forum") dropPosterStats(doc);
   const root =
     findFirst(doc, (el) => el.name === "body") ??
     findFirst(doc, (el) => el.name === "html") ??

@@ -42,7 +42,6 @@ export const brave: Provider = {
   keyEnv: ["BRAVE_API_KEY"],
   native: { region: true, language: true, safesearch: true, timeRange: true },
   budgetMs: 5000,
-  configured: (env) => Boolean(env.BRAVE_API_KEY),
   async search(query, ctx, deadline) {
     const log = scrubbedLog(ctx.log, [ctx.env.BRAVE_API_KEY]);
     const answer = await keyedJson(

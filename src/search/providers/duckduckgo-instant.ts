@@ -76,7 +76,6 @@ export const duckduckgoInstant: Provider = {
   native: {},
   hosts: HOSTS,
   budgetMs: 5000,
-  configured: () => true,
   async search(query, ctx, deadline): Promise<ProviderOutcome> {
     const url = engineUrl("duckduckgo-instant", HOSTS, "https://api.duckduckgo.com/");
     url.search = new URLSearchParams({

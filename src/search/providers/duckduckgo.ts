@@ -133,7 +133,6 @@ export const duckduckgo: Provider = {
   cooldowns: "self",
   hosts: HOSTS,
   budgetMs: 9000,
-  configured: () => true,
   readsFirst: (query) => ddgRegionOrder(query.region).map(ddgCooldownKey),
   async coolingOf(store) {
     const regions: string[] = [];

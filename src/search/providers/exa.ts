@@ -17,7 +17,6 @@ export const exa: Provider = {
   keyEnv: ["EXA_API_KEY"],
   native: { timeRange: true, domains: 1200 },
   budgetMs: 5000,
-  configured: (env) => Boolean(env.EXA_API_KEY),
   async search(query, ctx, deadline) {
     const answer = await keyedJson(
       {

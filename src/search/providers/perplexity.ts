@@ -21,7 +21,6 @@ export const perplexity: Provider = {
   native: { timeRange: true, domains: MAX_DOMAINS },
   // A model searches, reads and writes before answering: slower than a plain search API.
   budgetMs: 10_000,
-  configured: (env) => Boolean(env.PERPLEXITY_API_KEY),
   async search(query, ctx, deadline) {
     const answer = await keyedJson(
       {

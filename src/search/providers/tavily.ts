@@ -16,7 +16,6 @@ export const tavily: Provider = {
   keyEnv: ["TAVILY_API_KEY"],
   native: { timeRange: true, domains: 300 },
   budgetMs: 5000,
-  configured: (env) => Boolean(env.TAVILY_API_KEY),
   async search(query, ctx, deadline) {
     const answer = await keyedJson(
       {

@@ -205,7 +205,6 @@ export const wikipedia: Provider = {
   native: { language: true },
   hosts: HOSTS,
   budgetMs: 5000,
-  configured: () => true,
   async search(query, ctx, deadline): Promise<ProviderOutcome> {
     const lang = wikipediaLanguage(query);
     let found = await lookup(lang, query.query, ctx, deadline);

@@ -30,7 +30,6 @@ export function scrapedEngine(spec: ScrapedEngineSpec): Provider {
     native: spec.native,
     hosts: spec.hosts,
     budgetMs: SCRAPED_BUDGET_MS,
-    configured: () => true,
     search(query, ctx, deadline) {
       const url = engineUrl(spec.name, spec.hosts, spec.endpoint);
       const options = spec.request(query, url);

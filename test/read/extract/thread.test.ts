@@ -51,3 +51,37 @@ describe("forum threads: replies in comment-named markup", () => {
     expect(blog.markdown).not.toContain("Reply 1:");
   });
 });
+
+describe("forum threads: the statistics beside every post", () => {
+  const xenforo = (who: string, joined: string, posts: string, own = "") =>
+    `<article class="message"><div class="message-user"><h4 class="name">${who}</h4>` +
+    `<div class="extras"><dl class="pairs"><dt>Joined</dt><dd>${joined}</dd></dl><dl class="pairs"><dt>Messages</dt><dd>${posts}</dd></dl></div></div>` +
+    `<div class="message-main"><p>${QUESTION}</p>${own}</div></article>`;
+  const fluxbb = (who: string, since: string) =>
+    `<div class="blockpost"><div class="postleft"><dl><dt><strong>${who}</strong></dt><dd><span>Registered: ${since}</span></dd><dd><span>Posts: 98</span></dd></dl></div>` +
+    `<div class="postright"><p>${QUESTION}</p></div></div>`;
+
+  it("drops a label repeated on a row beside each post (join date, post count) and keeps the posts", async () => {
+    const specs = "<dl><dt>Backup tool</dt><dd>restic 0.16</dd><dt>Proxy</dt><dd>nginx 1.24</dd></dl>";
+    const { markdown } = await extractMarkdown(
+      page(
+        `<main><h1>Backups stop half way</h1>${xenforo("linc", "Feb 8, 2023", "6,696", specs)}` +
+          `${xenforo("k17", "Aug 21, 2013", "11,358")}${xenforo("mcrouse", "Mar 2, 2019", "5")}</main>`,
+      ),
+      "https://forum.example.org/threads/backups-stop-half-way.973407/",
+    );
+    expect(markdown).not.toContain("Joined");
+    expect(markdown).not.toContain("6,696");
+    expect(markdown).toContain("every nightly backup");
+    // A post's own definition list says its labels once.
+    expect(markdown).toContain("restic 0.16");
+    const flux = await extractMarkdown(
+      page(
+        `<main>${fluxbb("archuser38013", "2024-01-27")}${fluxbb("seth", "2012-09-03")}${fluxbb("archuser38013", "2024-01-27")}</main>`,
+      ),
+      "https://bbs.example.org/viewtopic.php?id=298271",
+    );
+    expect(flux.markdown).not.toContain("Registered");
+    expect(flux.markdown).toContain("every nightly backup");
+  });
+});
