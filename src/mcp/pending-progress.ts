@@ -32,10 +32,10 @@ export class LookupProgress {
   }
 
   /**
-   * The instance the session calls, saying what each lookup does as the tools always have. `fetchBudgetMs` caps
-   * one page read below the session's deadline (the server's timeoutMs option).
+   * The instance the session calls, saying what each lookup does as the tools always have. `fetchTimeoutMs` caps
+   * one page read below the lookup's budget (the server's option of that name).
    */
-  around(websift: SessionWebsift, fetchBudgetMs?: number): SessionWebsift {
+  around(websift: SessionWebsift, fetchTimeoutMs?: number): SessionWebsift {
     return hookWebsift(websift, {
       search: {
         before: ([query, options = {}]) => {
@@ -49,8 +49,8 @@ export class LookupProgress {
         before: ([url, options = {}]) => {
           this.emit("read", url, readingLine(url));
           const deadline =
-            fetchBudgetMs !== undefined && typeof options.deadline === "object"
-              ? options.deadline.child(fetchBudgetMs)
+            fetchTimeoutMs !== undefined && typeof options.deadline === "object"
+              ? options.deadline.child(fetchTimeoutMs)
               : options.deadline;
           return { args: [url, { ...options, deadline }] };
         },
