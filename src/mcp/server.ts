@@ -59,9 +59,16 @@ export interface McpServerOptions {
   deadlineSeconds?: number;
   /**
    * Where results owed to this client live (its session's own memory mailbox by default). Several servers may
-   * share one (each client is its own conversation in it); the caller closes a mailbox it passed in.
+   * share one (each client is its own conversation in it, unless they name the same `conversationId`); the
+   * caller closes a mailbox it passed in.
    */
   mailbox?: Mailbox;
+  /**
+   * The conversation this client's lookups belong to (default: its own, named after its MCP session). Servers
+   * that share a mailbox and name the same conversation share its results: what lands for a call through one
+   * is taken once, through any of them (`web_result`).
+   */
+  conversationId?: string;
   log?: (line: string) => void;
 }
 
@@ -81,7 +88,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
     mailbox: options.mailbox,
   });
   const tasks = new LookupTaskStore(session.mailbox.retention);
-  const lookups = new ClientLookups({ session, progress, tasks });
+  const lookups = new ClientLookups({ session, progress, tasks, conversation: options.conversationId });
   const server = new McpServer(
     { name: "websift", version },
     {
