@@ -132,7 +132,9 @@ const inline = [];
 const looking = [];
 const cached = ctx();
 await Promise.all(
-  pages.map((_, i) => read(`http://pages.example.com/p/${i}`, { render: "never", timeoutMs: 60_000 }, cached)),
+  pages.map((_, i) =>
+    read(`http://pages.example.com/p/${i}`, { render: "never", timeoutMs: 60_000 }, cached),
+  ),
 );
 let statuses = new Set();
 for (let r = 0; r < ROUNDS; r++) {
