@@ -150,6 +150,9 @@ export const WEBSIFT_CONFIG = options({
     .optional(),
   providers: z.array(z.object({ name: text }).loose(), { error: "must be an array of providers" }).optional(),
   settings: z.record(z.string(), z.unknown(), { error: "must be an object" }).optional(),
+  providerTimeoutMs: z
+    .record(z.string(), positive, { error: "must be an object of milliseconds" })
+    .optional(),
   budgets: z.record(z.string(), positive, { error: "must be an object of milliseconds" }).optional(),
   timeoutMs: positive.optional(),
   log: callback.optional(),

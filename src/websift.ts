@@ -18,6 +18,7 @@ import {
   WEBSIFT_CONFIG,
 } from "./arguments.js";
 import { callDeadline, withoutNumberDeadline } from "./core/call-budget.js";
+import { warnRenamedOption } from "./core/deprecation.js";
 import type { Attempt } from "./core/status.js";
 import { type AnswerOptions, type AnswerResult, answer } from "./ground/answer.js";
 import { failureEnvelope } from "./ground/envelope.js";
@@ -45,7 +46,9 @@ export interface WebsiftConfig extends NetConfig {
   providers?: Provider[];
   /** Provider settings (ddgRetryDelayMs, ddgCooldownMs, braveRatePerSec, …). */
   settings?: Record<string, unknown>;
-  /** Per-provider budgets in ms. */
+  /** Caps of one provider's step inside a search, in ms by provider name (each provider has its own default). */
+  providerTimeoutMs?: Record<string, number>;
+  /** @deprecated The old name of `providerTimeoutMs`; works, with one warning per process, until the next minor. */
   budgets?: Record<string, number>;
   /**
    * A search's, read's or answer's whole budget in ms when the call gives none (default WEBSIFT_TIMEOUT seconds,
@@ -117,7 +120,7 @@ export function createWebsift(given?: WebsiftConfig): Websift {
   const chain = {
     providers,
     ctx,
-    providerTimeoutMs: config.budgets,
+    providerTimeoutMs: providerCaps(config),
     timeoutMs,
     order: config.providerOrder,
     defaults: { limit: defaults.limit, safesearch: defaults.safesearch },
@@ -270,6 +273,12 @@ export function createWebsift(given?: WebsiftConfig): Websift {
     },
   };
   return websift;
+}
+
+function providerCaps(config: WebsiftConfig): Record<string, number> | undefined {
+  if (config.budgets === undefined) return config.providerTimeoutMs;
+  warnRenamedOption("WebsiftConfig.budgets", "providerTimeoutMs");
+  return { ...config.budgets, ...config.providerTimeoutMs };
 }
 
 function badSearch(query: unknown, bad: BadInputError): SearchResponse {

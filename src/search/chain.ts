@@ -12,6 +12,7 @@ import {
   type ProviderAnswer,
   type ProviderContext,
   providerConfigured,
+  providerTimeoutMs,
 } from "./provider.js";
 import { runProvider, type StepResult, stepReads } from "./run-provider.js";
 import type { Scope } from "./scope.js";
@@ -186,7 +187,7 @@ export async function searchChain(
     attempts.push(step.attempt);
     options.onAttempt?.(step.attempt);
   };
-  const timeoutOf = (p: Provider) => config.providerTimeoutMs?.[p.name] ?? p.budgetMs;
+  const timeoutOf = (p: Provider) => config.providerTimeoutMs?.[p.name] ?? providerTimeoutMs(p);
 
   let response: SearchResponse | undefined;
   if (search.provider !== "auto") {

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Deadline } from "../../src/core/deadline.js";
+import type { Provider } from "../../src/search/provider.js";
 import { createWebsift, type Websift } from "../../src/websift.js";
 import { type SimWeb, startSimWeb } from "../simweb/index.js";
 
@@ -20,6 +21,7 @@ afterAll(async () => {
   await web.close();
 });
 beforeEach(() => {
+  warnings.length = 0;
   websift = createWebsift({ ...web.netConfig, env: {}, settings: { ddgRetryDelayMs: 5 } });
 });
 afterEach(async () => {
@@ -68,5 +70,61 @@ describe("a call's time budget", () => {
     expect(said).toHaveLength(1);
     expect(said[0].name).toBe("DeprecationWarning");
     expect(said[0].message).toMatch(/deadline as a number of ms is deprecated, use timeoutMs/);
+  });
+});
+
+/** An engine that never answers: only its cap ends its step. */
+function stalled(caps: Pick<Provider, "timeoutMs" | "budgetMs">): Provider {
+  return {
+    name: "stalled",
+    kind: "keyless",
+    paid: false,
+    native: {},
+    ...caps,
+    search: () => new Promise(() => {}),
+  };
+}
+async function stalledStep(config: Parameters<typeof createWebsift>[0]) {
+  const w = createWebsift({ ...web.netConfig, env: {}, ...config });
+  try {
+    const res = await w.search("harbour tides", { provider: "stalled", timeoutMs: 60_000, cache: false });
+    return res.attempted[0];
+  } finally {
+    await w.close();
+  }
+}
+
+describe("a provider's step cap", () => {
+  it("Provider.timeoutMs caps its step inside a longer search budget", async () => {
+    const step = await stalledStep({ providers: [stalled({ timeoutMs: 100 })] });
+    expect(step).toMatchObject({ provider: "stalled", status: "timeout" });
+    expect(await renamed()).toHaveLength(0);
+  });
+
+  it("providerTimeoutMs overrides it by name", async () => {
+    const step = await stalledStep({
+      providers: [stalled({ timeoutMs: 60_000 })],
+      providerTimeoutMs: { stalled: 100 },
+    });
+    expect(step).toMatchObject({ provider: "stalled", status: "timeout" });
+    expect(await renamed()).toHaveLength(0);
+  });
+
+  it("the old names Provider.budgetMs and WebsiftConfig.budgets still cap it, each with one warning", async () => {
+    for (let i = 0; i < 2; i++) {
+      expect(await stalledStep({ providers: [stalled({ budgetMs: 100 })] })).toMatchObject({
+        status: "timeout",
+      });
+      const named = await stalledStep({
+        providers: [stalled({ timeoutMs: 60_000 })],
+        budgets: { stalled: 100 },
+      });
+      expect(named).toMatchObject({ status: "timeout" });
+    }
+    const said = (await renamed()).map((w) => w.message);
+    expect(said).toEqual([
+      expect.stringMatching(/Provider\.budgetMs is deprecated, use Provider\.timeoutMs/),
+      expect.stringMatching(/WebsiftConfig\.budgets is deprecated, use providerTimeoutMs/),
+    ]);
   });
 });

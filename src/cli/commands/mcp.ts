@@ -69,12 +69,18 @@ Examples:
         return;
       }
       const setting = (key: string) => config.settings.find((s) => s.key === key)?.value;
-      const timeout = setting("timeout") as number | undefined;
+      // Settings are seconds; the server takes ms.
+      const ms = (key: string) => {
+        const seconds = setting(key) as number | undefined;
+        return seconds === undefined ? undefined : seconds * 1000;
+      };
+      const timeoutMs = ms("timeout");
       const serverOptions = {
         log,
-        timeoutMs: timeout ? timeout * 1000 : undefined,
-        deadlineSeconds: timeout,
-        waitSeconds: setting("mcpWaitSeconds") as number | undefined,
+        fetchTimeoutMs: timeoutMs,
+        researchTimeoutMs: timeoutMs,
+        lookupTimeoutMs: timeoutMs,
+        waitMs: ms("mcpWaitSeconds"),
       };
       if (!opts.http) {
         // The library loads while the server answers initialize; calls wait for it.

@@ -17,6 +17,7 @@ import { dropOffProductSections } from "./product-sections.js";
 import { pruneContent } from "./prune.js";
 import { revealServerView } from "./server-view.js";
 import { SETTINGS } from "./settings.js";
+import { hasStreamedContent, placeStreamedContent } from "./streamed-content.js";
 import { TextStatsIndex } from "./text-stats.js";
 import { dropTitleHeading } from "./title-heading.js";
 import { isUndeclaredListing } from "./undeclared-listing.js";
@@ -42,6 +43,8 @@ export async function extractMarkdown(html: string, url: string): Promise<Extrac
   const baseUrl = baseUrlOf(doc, url);
   const declaredTitle = documentTitle(doc);
   const kind = pageKind(doc, url);
+  const streamed = hasStreamedContent(html);
+  if (streamed) placeStreamedContent(doc);
   revealServerView(doc);
   if (holdsOnlyFurniture(doc)) return { ...meta, markdown: "", links: [] };
   let best = extract(doc, "strict", declaredTitle, kind);
@@ -50,6 +53,7 @@ export async function extractMarkdown(html: string, url: string): Promise<Extrac
   if (best.markdown.length < SETTINGS.minPrimaryChars) {
     const again = parseHtml(html);
     limitDepth(again);
+    if (streamed) placeStreamedContent(again);
     revealServerView(again);
     const loose = extract(again, "loose", declaredTitle, kind);
     if (loose.markdown.length > best.markdown.length * SETTINGS.looseOverPrimary) best = loose;
