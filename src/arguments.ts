@@ -77,8 +77,10 @@ export const READ_OPTIONS = options({
   mode: oneOf(["passages", "cut", "head-tail"]).optional(),
   offset: integer(0).optional(),
   render: oneOf(["auto", "never", "always"]).optional(),
+  timeoutMs: positive.optional(),
+  // A number is the deprecated spelling of timeoutMs.
   deadline: z
-    .union([positive, deadline], { error: "must be a number of milliseconds or a Deadline" })
+    .union([positive, deadline], { error: "must be a Deadline (or timeoutMs a number of milliseconds)" })
     .optional(),
   links: flag.optional(),
   signal: signal.optional(),
@@ -91,6 +93,7 @@ export const ANSWER_OPTIONS = options({
   mode: oneOf(["text", "sources"]).optional(),
   maxChars: integer(1).optional(),
   timeoutMs: positive.optional(),
+  deadline: deadline.optional(),
   signal: signal.optional(),
   onProgress: callback.optional(),
 });
@@ -105,6 +108,7 @@ export const RESEARCH_OPTIONS = options({
   pagesPerHop: integer(0).optional(),
   timeoutMs: positive.optional(),
   deadline: deadline.optional(),
+  signal: signal.optional(),
   onProgress: callback.optional(),
 });
 
@@ -146,6 +150,9 @@ export const WEBSIFT_CONFIG = options({
     .optional(),
   providers: z.array(z.object({ name: text }).loose(), { error: "must be an array of providers" }).optional(),
   settings: z.record(z.string(), z.unknown(), { error: "must be an object" }).optional(),
+  providerTimeoutMs: z
+    .record(z.string(), positive, { error: "must be an object of milliseconds" })
+    .optional(),
   budgets: z.record(z.string(), positive, { error: "must be an object of milliseconds" }).optional(),
   timeoutMs: positive.optional(),
   log: callback.optional(),
