@@ -124,3 +124,18 @@ describe("forum threads: a reply's quote of a post above it", () => {
     expect(markdown.split("every nightly backup").length - 1).toBe(2);
   });
 });
+
+describe("forum threads: a reply's subject line", () => {
+  it("drops a post heading that repeats the thread's title behind 'Re:', keeps the title and other headings", async () => {
+    const post = (subject: string) =>
+      `<div class="post"><h3><a href="#p1">${subject}</a></h3><div class="content"><p>${QUESTION}</p></div></div>`;
+    const { markdown } = await extractMarkdown(
+      `<!doctype html><html><head><title>Backups stop half way - Example Forums</title></head><body><main>` +
+        `${post("Backups stop half way")}${post("Re: Backups stop half way")}${post("Re: Backups stop half way")}${post("Restic works for us")}</main></body></html>`,
+      "https://forum.example.org/viewtopic.php?t=361697",
+    );
+    expect(markdown).not.toContain("Re: Backups");
+    expect(markdown).toContain("Restic works for us");
+    expect(markdown.split("every nightly backup").length - 1).toBe(4);
+  });
+});
