@@ -15,6 +15,8 @@ import { type PageKind, pageKind } from "./page-kind.js";
 import { dropPosterStats } from "./poster-stats.js";
 import { dropOffProductSections } from "./product-sections.js";
 import { pruneContent } from "./prune.js";
+import { dropRepeatedQuotes } from "./repeated-quotes.js";
+import { dropReplySubjects } from "./reply-subjects.js";
 import { revealServerView } from "./server-view.js";
 import { SETTINGS } from "./settings.js";
 import { hasStreamedContent, placeStreamedContent } from "./streamed-content.js";
@@ -74,6 +76,11 @@ function extract(
     findFirst(doc, (el) => el.name === "html") ??
     doc.children.find(isTag);
   const content = root ? mainContent(root, kind) : { roots: [], listing: false };
+  // A reply's quote of a post shown above it says it a second time.
+  if (kind === "forum") {
+    dropRepeatedQuotes(content.roots);
+    dropReplySubjects(content.roots, title);
+  }
   // A product's name is the first fact about it, not a copy of the page's title to save tokens on.
   const roots = kind === "product" ? content.roots : dropTitleHeading(content.roots, title);
   const rendered = renderMarkdown(roots);
