@@ -20,6 +20,7 @@ import {
 import { settingsFromEnv } from "./config/load.js";
 import type { EnabledSetting, Settings } from "./config/settings.js";
 import { callDeadline, withoutNumberDeadline } from "./core/call-budget.js";
+import { warnRenamedOption } from "./core/deprecation.js";
 import type { Attempt } from "./core/status.js";
 import { type AnswerOptions, type AnswerResult, answer } from "./ground/answer.js";
 import { failureEnvelope } from "./ground/envelope.js";
@@ -55,7 +56,9 @@ export interface WebsiftConfig extends NetConfig {
   providers?: Provider[];
   /** Provider settings (ddgRetryDelayMs, ddgCooldownMs, braveRatePerSec, …). */
   settings?: Record<string, unknown>;
-  /** Per-provider budgets in ms. */
+  /** Caps of one provider's step inside a search, in ms by provider name (each provider has its own default). */
+  providerTimeoutMs?: Record<string, number>;
+  /** @deprecated The old name of `providerTimeoutMs`; works, with one warning per process, until the next minor. */
   budgets?: Record<string, number>;
   /**
    * A search's, read's or answer's whole budget in ms when the call gives none (default WEBSIFT_TIMEOUT seconds,
@@ -139,11 +142,10 @@ export function createWebsift(given?: WebsiftConfig): Websift {
   };
   const defaults = { ...settings.search.defaults, ...definedOnly(config.defaults ?? {}) };
   const wikipedia = config.wikipediaFallback !== false && settings.search.wikipediaFallback;
-  const budgets = config.budgets ?? settings.search.budgets;
   const chain = {
     providers,
     ctx,
-    providerTimeoutMs: Object.keys(budgets).length ? budgets : undefined,
+    providerTimeoutMs: providerCaps(config) ?? configuredCaps(settings),
     timeoutMs,
     order: config.providerOrder ?? settings.search.providerOrder,
     defaults: { limit: defaults.limit, safesearch: defaults.safesearch },
@@ -296,6 +298,18 @@ export function createWebsift(given?: WebsiftConfig): Websift {
     },
   };
   return websift;
+}
+
+/** The config file's per-provider caps (`budgets` in the file), when it sets any. */
+function configuredCaps(settings: Settings): Record<string, number> | undefined {
+  const caps = settings.search.budgets;
+  return Object.keys(caps).length ? { ...caps } : undefined;
+}
+
+function providerCaps(config: WebsiftConfig): Record<string, number> | undefined {
+  if (config.budgets === undefined) return config.providerTimeoutMs;
+  warnRenamedOption("WebsiftConfig.budgets", "providerTimeoutMs");
+  return { ...config.budgets, ...config.providerTimeoutMs };
 }
 
 function badSearch(query: unknown, bad: BadInputError): SearchResponse {

@@ -14,6 +14,7 @@ import {
   type ProviderContext,
   providerConfigured,
   providerContext,
+  providerTimeoutMs,
 } from "./provider.js";
 import { runProvider, type StepResult, stepReads } from "./run-provider.js";
 import type { Scope } from "./scope.js";
@@ -184,7 +185,7 @@ export async function searchChain(
     attempts.push(step.attempt);
     options.onAttempt?.(step.attempt);
   };
-  const timeoutOf = (p: Provider) => config.providerTimeoutMs?.[p.name] ?? p.budgetMs;
+  const timeoutOf = (p: Provider) => config.providerTimeoutMs?.[p.name] ?? providerTimeoutMs(p);
 
   let response: SearchResponse | undefined;
   if (search.provider !== "auto") {

@@ -11,6 +11,7 @@ import {
   type ProviderOutcome,
   providerConfigured,
   providerContext,
+  providerTimeoutMs,
 } from "../search/provider.js";
 import { recordFailure, suspendedUntil } from "../search/suspension.js";
 import type { Websift } from "../websift.js";
@@ -154,7 +155,7 @@ export async function liveCanaries(
 
 async function canary(provider: Provider, ctx: ProviderContext): Promise<EngineCanary> {
   const t0 = Date.now();
-  const deadline = Deadline.after(Math.min(CANARY_MS, provider.budgetMs + 1000));
+  const deadline = Deadline.after(Math.min(CANARY_MS, providerTimeoutMs(provider) + 1000));
   const outcome: ProviderOutcome = await provider
     .search({ query: CANARY_QUERY, limit: 5 }, ctx, deadline)
     .catch((err) => ({

@@ -22,15 +22,21 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["websift.ts", "arguments.ts", "public-helpers.ts"],
   ["session"],
   // What every surface shares, below all of them: the tool definitions, the HTTP Host/Origin guard, the call
-  // limiter and doctor (the installation's check, run by the CLI and serve).
+  // limiter, the hooked library and doctor (the installation's check, run by the CLI and serve).
   ["surface"],
-  ["mcp"],
+  // The surfaces, side by side: none imports another (SIDE_BY_SIDE).
+  ["mcp", "serve", "adapters"],
   // The package root re-exports the library and the session; its deprecated startMcpHttp loads mcp on first
   // call. Nothing in src/ imports it.
   ["index.ts"],
-  ["serve", "adapters"],
   ["cli"],
 ];
+
+/**
+ * Units of one layer that stand side by side: none may import another, so what two of them need stands below
+ * them (in `surface/`). The CLI, above them, starts each.
+ */
+export const SIDE_BY_SIDE: readonly string[] = ["mcp", "serve", "adapters"];
 
 /** One import of a module of src/ by another, both named relative to src/ (`config/load.ts`). */
 export interface ImportEdge {
@@ -100,6 +106,16 @@ export function upwardImports(edges: readonly ImportEdge[]): Violation[] {
   return edges
     .filter((edge) => level(edge.to) > level(edge.from))
     .map((edge) => ({ ...edge, fromLayer: unitOf(edge.from), toLayer: unitOf(edge.to) }));
+}
+
+/** Edges from one side-by-side unit to another. */
+export function crossImports(edges: readonly ImportEdge[]): Violation[] {
+  return edges
+    .map((edge) => ({ ...edge, fromLayer: unitOf(edge.from), toLayer: unitOf(edge.to) }))
+    .filter(
+      (v) =>
+        v.fromLayer !== v.toLayer && SIDE_BY_SIDE.includes(v.fromLayer) && SIDE_BY_SIDE.includes(v.toLayer),
+    );
 }
 
 /** Every .ts file under `root`, as module name (relative, `/`-separated) → text. */

@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
+  crossImports,
   importEdges,
   LAYERS,
   readSources,
@@ -29,6 +30,10 @@ describe("the import rules of src/", () => {
     // Move the imported code down, or the importing code up (ARCHITECTURE.md, "Layers and what each may
     // import"); a new exception needs a reason and a plan to remove it.
     expect(unexpected.map(describeViolation)).toEqual([]);
+  });
+
+  it("has no import from one surface into another: what they share stands below them", () => {
+    expect(crossImports(importEdges(sources)).map((v) => `src/${v.from} imports src/${v.to}`)).toEqual([]);
   });
 
   it("lists only exceptions that still happen", () => {
@@ -77,6 +82,27 @@ describe("the import-rule check itself", () => {
         "core/status.ts": "",
       }),
     ).toEqual([]);
+  });
+
+  it("finds one surface importing another, and lets each import itself and what stands below", () => {
+    const edges = importEdges(
+      new Map(
+        Object.entries({
+          "serve/guard.ts":
+            'import "../mcp/http-guard.js";\nimport "./app.js";\nimport "../surface/call-limit.js";',
+          "adapters/openai.ts": 'import type { WebTool } from "../mcp/tools.js";',
+          "mcp/http-guard.ts": "",
+          "mcp/tools.ts": 'import "../surface/tools.js";',
+          "serve/app.ts": "",
+          "surface/call-limit.ts": "",
+          "surface/tools.ts": "",
+        }),
+      ),
+    );
+    expect(crossImports(edges).map((v) => `${v.from} -> ${v.to}`)).toEqual([
+      "serve/guard.ts -> mcp/http-guard.ts",
+      "adapters/openai.ts -> mcp/tools.ts",
+    ]);
   });
 
   it("refuses an import it cannot resolve and a module with no layer, rather than passing them", () => {

@@ -37,7 +37,7 @@ describe("providerConfigured", () => {
       kind: "keyless",
       paid: false,
       native: {},
-      budgetMs: 1000,
+      timeoutMs: 1000,
       search: async () => ({ status: "empty" }),
     };
     expect(providerConfigured(bare, settingsFromEnv({}))).toBe(true);

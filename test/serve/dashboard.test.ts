@@ -317,7 +317,7 @@ describe("/v1/admin/keys", () => {
       paid: true,
       keyEnv: ["ACME_API_KEY"],
       native: {},
-      budgetMs: 1000,
+      timeoutMs: 1000,
       search: async () => ({ status: "empty" }),
     };
     const s = await dashboardServer(web, { providers: [...PROVIDERS, acme] });

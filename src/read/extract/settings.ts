@@ -136,4 +136,10 @@ export const SETTINGS = {
   posterStatMaxChars: 60,
   /** …and so is its label ("Joined", "Reaction score"). */
   posterStatMaxLabelChars: 30,
+  /** A reply's quote is looked up in the thread above it as runs of this many words (repeated-quotes.ts)… */
+  quoteShingleWords: 5,
+  /** …when it has at least this many words (a short quote is a phrase the reply answers)… */
+  quoteMinWords: 8,
+  /** …and it repeats the thread when this share of its runs stands earlier on the page. */
+  quoteSeenShare: 0.6,
 } as const;

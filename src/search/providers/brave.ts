@@ -41,7 +41,7 @@ export const brave: Provider = {
   auto: { rank: 40 },
   keyEnv: ["BRAVE_API_KEY"],
   native: { region: true, language: true, safesearch: true, timeRange: true },
-  budgetMs: 5000,
+  timeoutMs: 5000,
   async search(query, ctx, deadline) {
     const log = scrubbedLog(ctx.log, [ctx.config.keys.BRAVE_API_KEY]);
     const answer = await keyedJson(

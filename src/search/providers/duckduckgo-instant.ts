@@ -75,7 +75,7 @@ export const duckduckgoInstant: Provider = {
   paid: false,
   native: {},
   hosts: HOSTS,
-  budgetMs: 5000,
+  timeoutMs: 5000,
   async search(query, ctx, deadline): Promise<ProviderOutcome> {
     const url = engineUrl("duckduckgo-instant", HOSTS, "https://api.duckduckgo.com/");
     url.search = new URLSearchParams({

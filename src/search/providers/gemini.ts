@@ -21,7 +21,7 @@ export const gemini: Provider = {
   paid: true,
   keyEnv: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
   native: {},
-  budgetMs: 10_000,
+  timeoutMs: 10_000,
   async search(query, ctx, deadline) {
     const model = ctx.config.search.geminiModel || DEFAULT_GEMINI_MODEL;
     const log = scrubbedLog(

@@ -5,7 +5,7 @@ import { updateConfigFile } from "../../config/config-file.js";
 import { readEnvFile, validEnvValue, writeEnvVariable } from "../../config/env-file.js";
 import { ConfigError } from "../../config/load.js";
 import { settingSpecs } from "../../config/schema.js";
-import type { Provider } from "../../search/provider.js";
+import { type Provider, providerTimeoutMs } from "../../search/provider.js";
 import { providerHealth } from "../../surface/doctor.js";
 import type { ServeContext } from "../context.js";
 
@@ -172,7 +172,9 @@ function settings(ctx: ServeContext) {
       };
     }),
     budgets: config.budgets,
-    providers: ctx.websift().providers.map((p) => ({ name: p.name, paid: p.paid, budgetMs: p.budgetMs })),
+    providers: ctx
+      .websift()
+      .providers.map((p) => ({ name: p.name, paid: p.paid, budgetMs: providerTimeoutMs(p) })),
     keys: keys(ctx),
   };
 }
