@@ -18,9 +18,10 @@ function cards(section: number, n: number): string {
   return `<section class="block"><h2>Section ${section}</h2><div class="grid">${out.join("")}</div></section>`;
 }
 
-// A section front that declares nothing about itself and has no running prose of its own: its content is its cards.
-function sectionFront(): string {
-  return `<!doctype html><html><head><title>Technology</title></head><body>
+// A section front with no running prose of its own: its content is its cards. CMSs declare such pages
+// articles too (Open Graph's type on every page).
+function sectionFront(declared = ""): string {
+  return `<!doctype html><html><head><title>Technology</title>${declared}</head><body>
 <header><a href="/">News</a> <a href="/tech">Tech</a></header>
 <main><h1>Technology</h1>${cards(1, 5)}${cards(2, 5)}${cards(3, 5)}</main>
 <footer><p>News footer</p></footer></body></html>`;
@@ -35,6 +36,17 @@ function articleWithTeasers(): string {
 </body></html>`;
 }
 
+// A short article (two paragraphs: less running prose than a listing may hold) with a teaser grid under it.
+function shortArticleWithTeasers(): string {
+  const para = (i: number) =>
+    `<p>The council met on Tuesday to discuss the new cycling lanes, part ${i}, which residents have asked for since the spring, and agreed to fund a first stretch along the river.</p>`;
+  return `<!doctype html><html><head><title>Cycling lanes</title><meta property="og:type" content="article"></head><body>
+<main><article><h1>Council agrees to fund cycling lanes</h1>${para(1)}${para(2)}${cards(9, 4)}</article></main>
+</body></html>`;
+}
+
+const OG_ARTICLE = `<meta property="og:type" content="article">`;
+
 describe("a page with no running prose of its own", () => {
   it("keeps the cards of every run in its content, though each card is all link", async () => {
     const { markdown } = await extractMarkdown(sectionFront(), "https://news.example.com/technology");
@@ -42,6 +54,24 @@ describe("a page with no running prose of its own", () => {
     expect(markdown).toContain("What changed for phones this week");
     expect(markdown).toContain("Batteries story 2.2 makes the news");
     expect(markdown).toContain("Batteries story 3.1 makes the news");
+  });
+
+  it("keeps the cards of a section front that declares itself an article", async () => {
+    const { markdown } = await extractMarkdown(
+      sectionFront(OG_ARTICLE),
+      "https://news.example.com/technology",
+    );
+    expect(markdown).toContain("Chips story 1.0 makes the news");
+    expect(markdown).toContain("Batteries story 3.1 makes the news");
+  });
+
+  it("still prunes the teaser grid of a short article, which is not most of its content", async () => {
+    const { markdown } = await extractMarkdown(
+      shortArticleWithTeasers(),
+      "https://news.example.com/cycling-lanes",
+    );
+    expect(markdown).toContain("agreed to fund a first stretch along the river");
+    expect(markdown).not.toContain("makes the news");
   });
 
   it("still prunes a teaser grid under an article that has prose of its own", async () => {
