@@ -77,8 +77,10 @@ export const READ_OPTIONS = options({
   mode: oneOf(["passages", "cut", "head-tail"]).optional(),
   offset: integer(0).optional(),
   render: oneOf(["auto", "never", "always"]).optional(),
+  timeoutMs: positive.optional(),
+  // A number is the deprecated spelling of timeoutMs.
   deadline: z
-    .union([positive, deadline], { error: "must be a number of milliseconds or a Deadline" })
+    .union([positive, deadline], { error: "must be a Deadline (or timeoutMs a number of milliseconds)" })
     .optional(),
   links: flag.optional(),
   signal: signal.optional(),
@@ -91,6 +93,7 @@ export const ANSWER_OPTIONS = options({
   mode: oneOf(["text", "sources"]).optional(),
   maxChars: integer(1).optional(),
   timeoutMs: positive.optional(),
+  deadline: deadline.optional(),
   signal: signal.optional(),
   onProgress: callback.optional(),
 });
@@ -105,6 +108,7 @@ export const RESEARCH_OPTIONS = options({
   pagesPerHop: integer(0).optional(),
   timeoutMs: positive.optional(),
   deadline: deadline.optional(),
+  signal: signal.optional(),
   onProgress: callback.optional(),
 });
 
@@ -121,7 +125,14 @@ export const SIZE_OPTIONS = options({
 const seconds = z
   .number({ error: "must be a number of seconds" })
   .min(0, { error: "must be 0 seconds or more" });
+const milliseconds = z
+  .number({ error: "must be a number of milliseconds" })
+  .min(0, { error: "must be 0 milliseconds or more" });
 export const SESSION_OPTIONS = options({
+  waitMs: z
+    .union([milliseconds, callback], { error: "must be a number of milliseconds or a function" })
+    .optional(),
+  lookupTimeoutMs: milliseconds.optional(),
   waitSeconds: z
     .union([seconds, callback], { error: "must be a number of seconds or a function" })
     .optional(),
@@ -146,6 +157,9 @@ export const WEBSIFT_CONFIG = options({
     .optional(),
   providers: z.array(z.object({ name: text }).loose(), { error: "must be an array of providers" }).optional(),
   settings: z.record(z.string(), z.unknown(), { error: "must be an object" }).optional(),
+  providerTimeoutMs: z
+    .record(z.string(), positive, { error: "must be an object of milliseconds" })
+    .optional(),
   budgets: z.record(z.string(), positive, { error: "must be an object of milliseconds" }).optional(),
   timeoutMs: positive.optional(),
   log: callback.optional(),

@@ -1,6 +1,7 @@
 // The package root: the library (createWebsift, search, read, answer, research, the session) and its helpers.
 // Surfaces and heavy optional parts have entries of their own (`websift/mcp`, `websift/serve`, the adapters) or
 // load inside the call that needs them, so importing the root never pays for them (ARCHITECTURE.md, "Loading").
+import { warnDeprecated } from "./core/deprecation.js";
 import type { McpHttpOptions, McpHttpServer } from "./mcp/http.js";
 
 export * from "./agent/index.js";
@@ -10,6 +11,7 @@ export { readWebAbility, webAbilityGate, writeWebAbility } from "./config/abilit
 export type { LoadConfigOptions, ResolvedConfig } from "./config/load.js";
 export { ConfigError, loadConfig } from "./config/load.js";
 export { Deadline, DeadlineExceeded } from "./core/deadline.js";
+
 export type { Attempt, Failure, Status } from "./core/status.js";
 export { STATUSES } from "./core/status.js";
 export type { AnswerOptions, AnswerResult, Route } from "./ground/answer.js";
@@ -40,6 +42,7 @@ export type { SearchAnswer, SearchResponse } from "./search/chain.js";
 export type { SearchResult } from "./search/merge.js";
 export type { SearchOptions } from "./search/options.js";
 export type { Provider, ProviderContext, ProviderOutcome, ProviderQuery } from "./search/provider.js";
+export { providerConfigured } from "./search/provider.js";
 export { PROVIDERS } from "./search/registry.js";
 export { CODE_DOMAINS } from "./search/scope.js";
 export type { Clock } from "./session/clock.js";
@@ -65,22 +68,13 @@ export { MemoryStore } from "./store/store.js";
 export type { Websift, WebsiftConfig } from "./websift.js";
 export { createWebsift } from "./websift.js";
 
-const warned = new Set<string>();
-function deprecated(name: string, entry: string): void {
-  if (warned.has(name)) return;
-  warned.add(name);
-  process.emitWarning(
-    `websift: import ${name} from "${entry}"; the root's ${name} goes in the next minor version`,
-    {
-      type: "DeprecationWarning",
-      code: "websift-root-export",
-    },
-  );
-}
-
 /** @deprecated Import `startMcpHttp` from `websift/mcp`; this alias loads it on first call. */
 export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServer> {
-  deprecated("startMcpHttp", "websift/mcp");
+  warnDeprecated(
+    "startMcpHttp",
+    'websift: import startMcpHttp from "websift/mcp"; the root\'s startMcpHttp goes in the next minor version',
+    "websift-root-export",
+  );
   const { startMcpHttp: start } = await import("./mcp/http.js");
   return start(options);
 }

@@ -1,5 +1,10 @@
 import { createLlm, type LlmClient } from "./agent/llm.js";
-import { type ResearchOptions, type ResearchResult, research } from "./agent/research.js";
+import {
+  RESEARCH_TIMEOUT_MS,
+  type ResearchOptions,
+  type ResearchResult,
+  research,
+} from "./agent/research.js";
 import {
   ANSWER_OPTIONS,
   asBadInput,
@@ -12,6 +17,8 @@ import {
   URL_ARGUMENT,
   WEBSIFT_CONFIG,
 } from "./arguments.js";
+import { callDeadline, withoutNumberDeadline } from "./core/call-budget.js";
+import { warnRenamedOption } from "./core/deprecation.js";
 import type { Attempt } from "./core/status.js";
 import { type AnswerOptions, type AnswerResult, answer } from "./ground/answer.js";
 import { failureEnvelope } from "./ground/envelope.js";
@@ -39,9 +46,14 @@ export interface WebsiftConfig extends NetConfig {
   providers?: Provider[];
   /** Provider settings (ddgRetryDelayMs, ddgCooldownMs, braveRatePerSec, …). */
   settings?: Record<string, unknown>;
-  /** Per-provider budgets in ms. */
+  /** Caps of one provider's step inside a search, in ms by provider name (each provider has its own default). */
+  providerTimeoutMs?: Record<string, number>;
+  /** @deprecated The old name of `providerTimeoutMs`; works, with one warning per process, until the next minor. */
   budgets?: Record<string, number>;
-  /** Total budget of one call in ms (default WEBSIFT_TIMEOUT seconds, else 20 s). */
+  /**
+   * A search's, read's or answer's whole budget in ms when the call gives none (default WEBSIFT_TIMEOUT seconds,
+   * else 20 s). A call's own `timeoutMs` or `deadline` wins.
+   */
   timeoutMs?: number;
   /** Operator log (stderr by default in the CLI; silent in the library). */
   log?: (line: string) => void;
@@ -96,7 +108,7 @@ export function createWebsift(given?: WebsiftConfig): Websift {
   const log = config.log ?? (() => {});
   const providers = config.providers ?? PROVIDERS;
   const ctx: ProviderContext = { net, env, store, log, settings: config.settings ?? {} };
-  const totalMs =
+  const timeoutMs =
     config.timeoutMs ?? (Number(env.WEBSIFT_TIMEOUT) > 0 ? Number(env.WEBSIFT_TIMEOUT) * 1000 : 20_000);
   const enabled = async () => {
     if (env.WEBSIFT_ENABLED === "0") return false;
@@ -108,8 +120,8 @@ export function createWebsift(given?: WebsiftConfig): Websift {
   const chain = {
     providers,
     ctx,
-    budgets: config.budgets,
-    totalMs,
+    providerTimeoutMs: providerCaps(config),
+    timeoutMs,
     order: config.providerOrder,
     defaults: { limit: defaults.limit, safesearch: defaults.safesearch },
   };
@@ -117,7 +129,7 @@ export function createWebsift(given?: WebsiftConfig): Websift {
     ...options,
     maxChars: options.maxChars ?? defaults.maxChars,
     mode: options.mode ?? defaults.mode,
-    deadline: options.deadline ?? totalMs,
+    deadline: callDeadline(withoutNumberDeadline(options), timeoutMs),
   });
   const readCtx = {
     net,
@@ -186,7 +198,10 @@ export function createWebsift(given?: WebsiftConfig): Websift {
         return badSearch(query, asBadInput(err));
       }
       // The switch is read with the cache entry, in one round trip to a shared store.
-      return searchWeb(query, options, async () => ((await enabled()) ? undefined : disabledSearch(query)));
+      const deadline = callDeadline(options, timeoutMs);
+      return searchWeb(query, { ...options, deadline }, async () =>
+        (await enabled()) ? undefined : disabledSearch(query),
+      );
     },
     read: (url, given) => readPage("read", url, given),
     fetchBest: (url, given) => readPage("fetchBest", url, given),
@@ -199,41 +214,44 @@ export function createWebsift(given?: WebsiftConfig): Websift {
         const bad = asBadInput(err);
         return { status: "error", envelope: failureEnvelope("", bad.message), sources: [], attempts: [] };
       }
-      return answer(query, options, {
-        enabled,
-        totalMs,
-        wikipedia,
-        search: searchWeb,
-        instant: async (q, deadline) => {
-          const step = await runProvider(
-            duckduckgoInstant,
-            { query: q, limit: 1, scope: "general", provider: "duckduckgo-instant", allowedHostsAdded: [] },
-            ctx,
-            deadline,
-            deadline.remaining(),
-          );
-          const outcome = step.outcome;
-          const found = outcome && "answer" in outcome ? outcome.answer : undefined;
-          return { answer: found, attempt: step.attempt as Attempt };
-        },
-        route: (route, q, deadline) =>
-          runRoute(
-            route,
-            q,
-            {
+      return answer(
+        query,
+        { ...options, deadline: callDeadline(options, timeoutMs) },
+        {
+          enabled,
+          wikipedia,
+          search: searchWeb,
+          instant: async (q, deadline) => {
+            const step = await runProvider(
+              duckduckgoInstant,
+              { query: q, limit: 1, scope: "general", provider: "duckduckgo-instant", allowedHostsAdded: [] },
               ctx,
-              resolve: config.resolve,
-              language: options.language,
-              sourcesApart: options.mode === "sources",
-              maxChars: options.maxChars,
-            },
-            deadline,
-          ),
-        read: (maxChars, lookingFor) => async (url, deadline) => {
-          const page = await read(url, { maxChars, lookingFor, deadline, links: false }, readCtx);
-          return { ...page, error: page.error?.message };
+              deadline,
+              deadline.remaining(),
+            );
+            const outcome = step.outcome;
+            const found = outcome && "answer" in outcome ? outcome.answer : undefined;
+            return { answer: found, attempt: step.attempt as Attempt };
+          },
+          route: (route, q, deadline) =>
+            runRoute(
+              route,
+              q,
+              {
+                ctx,
+                resolve: config.resolve,
+                language: options.language,
+                sourcesApart: options.mode === "sources",
+                maxChars: options.maxChars,
+              },
+              deadline,
+            ),
+          read: (maxChars, lookingFor) => async (url, deadline) => {
+            const page = await read(url, { maxChars, lookingFor, deadline, links: false }, readCtx);
+            return { ...page, error: page.error?.message };
+          },
         },
-      });
+      );
     },
     async research(question, given) {
       let options: ResearchOptions;
@@ -245,7 +263,8 @@ export function createWebsift(given?: WebsiftConfig): Websift {
         const envelope = failureEnvelope("", bad.message);
         return { status: "error", envelope, facts: [], hops: [], attempts: [], degraded: false };
       }
-      return research(question, options, { websift, llm });
+      const deadline = callDeadline(options, RESEARCH_TIMEOUT_MS);
+      return research(question, { ...options, deadline }, { websift, llm });
     },
     async close() {
       await Promise.allSettled([closeSharedRenderer(), closeHeadless()]);
@@ -254,6 +273,12 @@ export function createWebsift(given?: WebsiftConfig): Websift {
     },
   };
   return websift;
+}
+
+function providerCaps(config: WebsiftConfig): Record<string, number> | undefined {
+  if (config.budgets === undefined) return config.providerTimeoutMs;
+  warnRenamedOption("WebsiftConfig.budgets", "providerTimeoutMs");
+  return { ...config.budgets, ...config.providerTimeoutMs };
 }
 
 function badSearch(query: unknown, bad: BadInputError): SearchResponse {

@@ -2,7 +2,7 @@ import { type Tool, tool } from "ai";
 import { z } from "zod";
 import { FAILURES } from "../core/status.js";
 import type { ModelView } from "../ground/model-view.js";
-import { WEB_TOOLS, type WebTool } from "../mcp/tools.js";
+import { WEB_TOOLS, type WebTool } from "../surface/tools.js";
 import type { Websift } from "../websift.js";
 
 export type WebsiftAiTools = Record<"web_search" | "web_fetch" | "web_answer", Tool<unknown, ModelView>>;

@@ -1,6 +1,6 @@
 import { DynamicStructuredTool } from "@langchain/core/tools";
 import { z } from "zod";
-import { WEB_TOOLS, type WebTool } from "../mcp/tools.js";
+import { WEB_TOOLS, type WebTool } from "../surface/tools.js";
 import type { Websift } from "../websift.js";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { errorView } from "../ground/model-view.js";
-import { type ToolOutput, WEB_TOOLS, type WebTool } from "../mcp/tools.js";
+import { type ToolOutput, WEB_TOOLS, type WebTool } from "../surface/tools.js";
 import type { Websift } from "../websift.js";
 
 /** A Chat Completions function tool: plain JSON Schema, no SDK needed. */

@@ -1,4 +1,5 @@
-import { Deadline } from "../core/deadline.js";
+import { type CallBudget, callDeadline } from "../core/call-budget.js";
+import type { Deadline } from "../core/deadline.js";
 import type { Attempt, Status } from "../core/status.js";
 import {
   deniedEnvelope,
@@ -19,16 +20,13 @@ import type { LlmClient } from "./llm.js";
 import { planQueries } from "./plan.js";
 import { reflect } from "./reflect.js";
 
-export interface ResearchOptions {
+export interface ResearchOptions extends CallBudget {
   /** Searches at most (default 4): the planned queries first, then one per reflection. */
   maxHops?: number;
   /** The conversation the question came from: it shapes the plan and never reaches a search engine. */
   history?: Turn[];
   /** Pages read per hop (default 2). */
   pagesPerHop?: number;
-  /** Total budget in ms (default 60 s); a caller's Deadline wins. */
-  timeoutMs?: number;
-  deadline?: Deadline;
   onProgress?: (line: string) => void;
 }
 
@@ -64,6 +62,8 @@ export interface ResearchResult {
   degraded: boolean;
 }
 
+/** A research's budget when its caller gives none: minutes of hops, not one page's. */
+export const RESEARCH_TIMEOUT_MS = 60_000;
 const HOP_SEARCH_MS = 15_000;
 const PAGE_MS = 15_000;
 // A hop that cannot finish a search and one read in what is left is not started.
@@ -80,7 +80,7 @@ export async function research(
   deps: ResearchDeps,
 ): Promise<ResearchResult> {
   const maxHops = Math.max(1, options.maxHops ?? 4);
-  const deadline = options.deadline ?? Deadline.after(options.timeoutMs ?? 60_000);
+  const deadline = callDeadline(options, RESEARCH_TIMEOUT_MS);
   const progress = options.onProgress ?? (() => {});
   const plan = await planQueries(question, options.history ?? [], { llm: deps.llm, now: deps.now, deadline });
   const attempts = [...plan.attempts];

@@ -1,4 +1,4 @@
-import type { ToolWebsift } from "../mcp/tools.js";
+import type { ToolWebsift } from "../surface/tools.js";
 import type { Websift } from "../websift.js";
 
 /**

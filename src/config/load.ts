@@ -34,6 +34,8 @@ export interface ResolvedConfig {
   providers: Record<string, unknown>;
   /** The environment the library sees: .env < file settings < real environment. */
   env: Record<string, string | undefined>;
+  /** Where a variable's value came from: the real environment (which wins) or `.env`; undefined when neither. */
+  origin(name: string): "process" | "dotenv" | undefined;
   /** How long a conversation waits for a lookup before going on (createSession's waitSeconds), when set. */
   waitSeconds?: number;
   /** Options for createWebsift(); call options still win over all of it. */
@@ -124,6 +126,8 @@ export function loadConfig(options: LoadConfigOptions = {}): ResolvedConfig {
     budgets,
     providers,
     env: merged,
+    origin: (name) =>
+      realEnv[name] !== undefined ? "process" : dotEnv[name] !== undefined ? "dotenv" : undefined,
     waitSeconds: settingOf<number>("waitSeconds"),
     toWebsiftConfig() {
       return {

@@ -1,4 +1,5 @@
-import { Deadline } from "../core/deadline.js";
+import { type CallBudget, callDeadline } from "../core/call-budget.js";
+import type { Deadline } from "../core/deadline.js";
 import type { Attempt, Status } from "../core/status.js";
 import type { SearchResponse } from "../search/chain.js";
 import { FAILURE_PRIORITY, unreachable } from "../search/failure-summary.js";
@@ -20,15 +21,13 @@ import { guardQuery } from "./query-guard.js";
 
 export type Route = "browser" | "gemini-cli" | "gemini-api";
 
-export interface AnswerOptions {
+export interface AnswerOptions extends CallBudget {
   language?: string;
   route?: Route;
   /** "sources": the text carries no URLs; sources travel beside it. */
   mode?: "text" | "sources";
   /** Characters of page text in the envelope (default 1500). */
   maxChars?: number;
-  timeoutMs?: number;
-  signal?: AbortSignal;
   onProgress?: (line: string) => void;
 }
 
@@ -47,13 +46,14 @@ export interface AnswerDeps {
   read: (maxChars: number, lookingFor: string) => ReadFn;
   /** A real-time route (browser, Gemini): any failure falls through to the normal pipeline. */
   route?: (route: Route, query: string, deadline: Deadline) => Promise<AnswerResult | undefined>;
-  cascadeCapMs?: number;
-  totalMs?: number;
+  cascadeTimeoutMs?: number;
   /** false: the operator turned the Wikipedia fallback off. */
   wikipedia?: boolean;
 }
 
 const ROUTE_RESERVE_MS = 8000;
+/** An answer's budget when its caller gives none (the library passes its own). */
+const ANSWER_TIMEOUT_MS = 20_000;
 
 /**
  * websift's main job: a question in, an honest fenced envelope out. Progress says each step once, as it
@@ -94,7 +94,7 @@ async function answerQuery(
   if (!guard.ok)
     return { status: "denied", envelope: deniedEnvelope(guard.reason), sources: [], attempts: [] };
 
-  const deadline = Deadline.fromSignal(options.signal, options.timeoutMs ?? deps.totalMs ?? 20_000);
+  const deadline = callDeadline(options, ANSWER_TIMEOUT_MS);
   const attempts: Attempt[] = [];
   // One line per provider attempt; DuckDuckGo's block and emptiness in the words the voice assistant used.
   const attempted = (a: Attempt) => {
@@ -171,7 +171,7 @@ async function answerQuery(
       search.results.slice(0, 3),
       deps.read(maxChars, q),
       deadline,
-      deps.cascadeCapMs ?? 8000,
+      deps.cascadeTimeoutMs ?? 8000,
       (url, a) => progress(progressLine.read(url, a)),
     );
     attempts.push(...result.attempts);

@@ -3,6 +3,7 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { Mailbox } from "../session/mailbox.js";
 import {
   checkRequest,
   guardFor,
@@ -10,7 +11,7 @@ import {
   isLoopbackHost,
   MISSING_TOKEN,
   WWW_AUTHENTICATE,
-} from "./http-guard.js";
+} from "../surface/http-guard.js";
 import { createMcpServer, type McpServerOptions } from "./server.js";
 
 export interface McpHttpOptions extends McpServerOptions {
@@ -33,12 +34,25 @@ export interface McpHttpOptions extends McpServerOptions {
 export interface McpHttpServer {
   url: string;
   port: number;
+  /** The results owed to this server's conversations, shared by all its sessions (`options.mailbox` if given). */
+  readonly mailbox: Mailbox;
   close(): Promise<void>;
 }
 
 const MAX_BODY = 1024 * 1024;
 
-/** Streamable HTTP on /mcp, one MCP server (and call limit) per session. */
+/**
+ * A client that sends this header at initialize names its conversation: its sessions (a reconnect, another
+ * instance of a fleet sharing one mailbox) share what lands for it. Without it, each session is a conversation.
+ */
+export const CONVERSATION_HEADER = "websift-conversation";
+/** Long enough that a name chosen at random cannot be guessed; what a header and a key may carry. */
+const CONVERSATION_NAME = /^[A-Za-z0-9._~-]{16,128}$/;
+
+/**
+ * Streamable HTTP on /mcp, one MCP server (and call limit) per session, every session's results in one mailbox
+ * (a fleet's instances share theirs when `options.mailbox` is backed by Redis).
+ */
 export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServer> {
   const host = options.host ?? "127.0.0.1";
   if (!isLoopbackHost(host) && !options.token)
@@ -46,6 +60,8 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
       `listening on ${host} exposes the server beyond this machine: set WEBSIFT_MCP_TOKEN first`,
     );
   const sessions = new Map<string, Session>();
+  // One mailbox for every session: a conversation's result is kept once, whichever session it is taken through.
+  const mailbox = options.mailbox ?? new Mailbox({ log: options.log });
   const maxSessions = options.maxSessions ?? 32;
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
   let guard: HttpGuardConfig = { hosts: [], origins: [], token: options.token };
@@ -94,6 +110,13 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
     if (typeof sessionId === "string") return reply(res, 404, "unknown Mcp-Session-Id", -32001);
     if (!isInitializeRequest(body.value))
       return reply(res, 400, "Bad Request: no valid session ID provided; send initialize first");
+    const named = req.headers[CONVERSATION_HEADER];
+    if (named !== undefined && (typeof named !== "string" || !CONVERSATION_NAME.test(named)))
+      return reply(
+        res,
+        400,
+        `${CONVERSATION_HEADER} must be 16 to 128 letters, digits or "._~-" (a name of the client's own choosing)`,
+      );
     if (sessions.size >= maxSessions && !(await closeIdleSession()))
       return reply(res, 503, "too many open sessions");
 
@@ -106,7 +129,9 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    await createMcpServer(options).connect(transport);
+    // A named conversation has a prefix of its own, so a client cannot name another session's conversation.
+    const conversationId = named === undefined ? undefined : `mcp-named:${named}`;
+    await createMcpServer({ ...options, mailbox, conversationId }).connect(transport);
     await transport.handleRequest(req, res, body.value);
   }
 
@@ -140,11 +165,13 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<McpHttpServ
   return {
     url: `http://${shown}:${port}/mcp`,
     port,
+    mailbox,
     async close() {
       await Promise.all([...sessions.values()].map((s) => s.transport.close().catch(() => {})));
       sessions.clear();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (!options.mailbox) await mailbox.close();
     },
   };
 }

@@ -4,10 +4,10 @@ import type { Result, Task } from "@modelcontextprotocol/sdk/types.js";
 import { errorView } from "../ground/model-view.js";
 import type { Mail } from "../session/mailbox.js";
 import type { Session } from "../session/session.js";
+import type { ToolOutput } from "../surface/tools.js";
 import type { LookupProgress } from "./pending-progress.js";
 import type { LookupTaskStore } from "./pending-tasks.js";
 import { landingView, type SessionTool, stillRunning, toolResult } from "./pending-tools.js";
-import type { ToolOutput } from "./tools.js";
 
 /** What one MCP client's lookups run on: its session (whose mailbox holds what lands), progress, and tasks. */
 export interface ClientParts {
@@ -15,6 +15,8 @@ export interface ClientParts {
   /** The progress lines of the session's lookups (the session calls the instance `progress.around` made). */
   progress: LookupProgress;
   tasks: LookupTaskStore;
+  /** The client's conversation, when the server was told it (else named after its MCP session). */
+  conversation?: string;
 }
 
 /** What one tool call brings: the MCP session it came in on, its cancellation, and where progress lines go. */
@@ -55,11 +57,15 @@ export class ClientLookups {
     this.session = parts.session;
     this.progress = parts.progress;
     this.tasks = parts.tasks;
+    this.conversation = parts.conversation;
     this.tasks.onCancelled((taskId) => this.cancelTask(taskId, undefined));
     this.stopHearing = this.session.mailbox.listen((mail) => this.landed(mail));
   }
 
-  /** The client's conversation: named after its MCP session when the transport has one (HTTP), else its own. */
+  /**
+   * The client's conversation: the one the server was given, else named after its MCP session when the
+   * transport has one (HTTP), else its own.
+   */
   conversationOf(sessionId: string | undefined): string {
     this.conversation ??= `mcp:${sessionId ?? randomUUID()}`;
     return this.conversation;

@@ -1,6 +1,7 @@
 import type { LookupKind } from "../session/lookup-key.js";
 import type { SessionWebsift } from "../session/session.js";
-import { attemptLine, readingLine, searchingLine } from "./tools.js";
+import { attemptLine, readingLine, searchingLine } from "../surface/tools.js";
+import { hookWebsift } from "../surface/websift-hooks.js";
 
 type Listener = (line: string) => void;
 
@@ -31,28 +32,34 @@ export class LookupProgress {
   }
 
   /**
-   * The instance the session calls, saying what each lookup does as the tools always have. `fetchBudgetMs` caps
-   * one page read below the session's deadline (the server's timeoutMs option).
+   * The instance the session calls, saying what each lookup does as the tools always have. `fetchTimeoutMs` caps
+   * one page read below the lookup's budget (the server's option of that name).
    */
-  around(websift: SessionWebsift, fetchBudgetMs?: number): SessionWebsift {
-    return {
-      search: (query, options = {}) => {
-        this.emit("search", query, searchingLine(query));
-        return websift.search(query, {
-          ...options,
-          onAttempt: (a) => this.emit("search", query, attemptLine(a)),
-        });
+  around(websift: SessionWebsift, fetchTimeoutMs?: number): SessionWebsift {
+    return hookWebsift(websift, {
+      search: {
+        before: ([query, options = {}]) => {
+          this.emit("search", query, searchingLine(query));
+          return {
+            args: [query, { ...options, onAttempt: (a) => this.emit("search", query, attemptLine(a)) }],
+          };
+        },
       },
-      read: (url, options = {}) => {
-        this.emit("read", url, readingLine(url));
-        const deadline =
-          fetchBudgetMs !== undefined && typeof options.deadline === "object"
-            ? options.deadline.child(fetchBudgetMs)
-            : options.deadline;
-        return websift.read(url, { ...options, deadline });
+      read: {
+        before: ([url, options = {}]) => {
+          this.emit("read", url, readingLine(url));
+          const deadline =
+            fetchTimeoutMs !== undefined && typeof options.deadline === "object"
+              ? options.deadline.child(fetchTimeoutMs)
+              : options.deadline;
+          return { args: [url, { ...options, deadline }] };
+        },
       },
-      answer: (query, options = {}) =>
-        websift.answer(query, { ...options, onProgress: (line) => this.emit("answer", query, line) }),
-    };
+      answer: {
+        before: ([query, options = {}]) => ({
+          args: [query, { ...options, onProgress: (line) => this.emit("answer", query, line) }],
+        }),
+      },
+    });
   }
 }

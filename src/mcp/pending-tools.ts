@@ -20,7 +20,14 @@ import type {
   Session,
   TurnOptions,
 } from "../session/session.js";
-import { readOptionsOf, searchOptionsOf, type ToolOutput, webAnswer, webFetch, webSearch } from "./tools.js";
+import {
+  readOptionsOf,
+  searchOptionsOf,
+  type ToolOutput,
+  webAnswer,
+  webFetch,
+  webSearch,
+} from "../surface/tools.js";
 
 type Asked = Promise<InTurn<LookupResult> | PendingLookup>;
 

@@ -7,15 +7,16 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { ZodRawShape } from "zod";
+import { warnRenamedOption } from "../core/deprecation.js";
 import type { Mailbox } from "../session/mailbox.js";
 import { createSession } from "../session/session.js";
+import { CallLimit } from "../surface/call-limit.js";
+import { type ToolOutput, type ToolWebsift, WEB_TOOLS, webResearch } from "../surface/tools.js";
 import type { Websift } from "../websift.js";
-import { CallLimit } from "./call-limit.js";
 import { type CallContext, ClientLookups } from "./pending-lookups.js";
 import { LookupProgress } from "./pending-progress.js";
 import { LookupTaskStore } from "./pending-tasks.js";
 import { errorResult, SESSION_TOOLS, type SessionTool, toolResult, webResult } from "./pending-tools.js";
-import { type ToolOutput, type ToolWebsift, WEB_TOOLS, webResearch } from "./tools.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
@@ -24,7 +25,14 @@ export interface McpServerOptions {
   websift: ToolWebsift & Partial<Pick<Websift, "llm">>;
   /** Offer web_research (default: when `websift.llm` is set). */
   research?: boolean;
-  /** Caps one web_fetch's budget in ms below the lookup deadline (search and answer run to the deadline). */
+  /** Caps one web_fetch's read in ms below the lookup's budget (search and answer run to it). */
+  fetchTimeoutMs?: number;
+  /** A web_research call's whole budget in ms (default 120 s). */
+  researchTimeoutMs?: number;
+  /**
+   * @deprecated The old name of `fetchTimeoutMs` and `researchTimeoutMs` at once; it sets both (one warning per
+   * process) until the next minor version.
+   */
   timeoutMs?: number;
   /** Calls one client may have running at once (default 4) and queued behind them (default 16). */
   maxConcurrentCalls?: number;
@@ -36,20 +44,31 @@ export interface McpServerOptions {
    * unless the client opts in: 25 s leaves room for the call queued behind the per-client limit and for a
    * web_result wait of the same length. With the default 20 s deadline every lookup answers in its own call,
    * which is what a client with 60 s of patience wants; the id and web_result take over when an operator gives
-   * lookups more time (WEBSIFT_TIMEOUT) or a shorter wait.
+   * lookups more time (WEBSIFT_TIMEOUT) or a shorter wait. In ms.
    */
+  waitMs?: number;
+  /** @deprecated `waitMs` in seconds; works, with one warning per process, until the next minor version. */
   waitSeconds?: number;
   /**
-   * A lookup's hard deadline, counted from its call: past it, it lands as a timeout failure. Default 20 s, the
-   * library's own budget (`websift mcp` passes WEBSIFT_TIMEOUT when set), so a lookup the operator bounded is
-   * bounded the same over MCP; a call then waits past the deadline only when it queued behind the client's others.
+   * A lookup's whole budget in ms, counted from its call: past it, it lands as a timeout failure. Default 20 s,
+   * the library's own budget (`websift mcp` passes WEBSIFT_TIMEOUT when set), so a lookup the operator bounded
+   * is bounded the same over MCP; a call then waits past it only when it queued behind the client's others.
    */
+  lookupTimeoutMs?: number;
+  /** @deprecated `lookupTimeoutMs` in seconds; works, with one warning per process, until the next minor version. */
   deadlineSeconds?: number;
   /**
    * Where results owed to this client live (its session's own memory mailbox by default). Several servers may
-   * share one (each client is its own conversation in it); the caller closes a mailbox it passed in.
+   * share one (each client is its own conversation in it, unless they name the same `conversationId`); the
+   * caller closes a mailbox it passed in.
    */
   mailbox?: Mailbox;
+  /**
+   * The conversation this client's lookups belong to (default: its own, named after its MCP session). Servers
+   * that share a mailbox and name the same conversation share its results: what lands for a call through one
+   * is taken once, through any of them (`web_result`).
+   */
+  conversationId?: string;
   log?: (line: string) => void;
 }
 
@@ -60,15 +79,16 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   const maxConcurrentCalls = options.maxConcurrentCalls ?? 4;
   const limit = new CallLimit(maxConcurrentCalls, options.maxQueuedCalls ?? 16);
   const progress = new LookupProgress();
+  const times = timesOf(options);
   // Each client is a conversation of its own session; what lands for it lives in that session's mailbox.
-  const session = createSession(progress.around(options.websift, options.timeoutMs), {
-    waitSeconds: options.waitSeconds ?? 25,
-    deadlineSeconds: options.deadlineSeconds ?? 20,
+  const session = createSession(progress.around(options.websift, times.fetchTimeoutMs), {
+    waitMs: times.waitMs,
+    lookupTimeoutMs: times.lookupTimeoutMs,
     maxConcurrent: maxConcurrentCalls,
     mailbox: options.mailbox,
   });
   const tasks = new LookupTaskStore(session.mailbox.retention);
-  const lookups = new ClientLookups({ session, progress, tasks });
+  const lookups = new ClientLookups({ session, progress, tasks, conversation: options.conversationId });
   const server = new McpServer(
     { name: "websift", version },
     {
@@ -134,12 +154,28 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       guarded(webResearch.name, (args, extra) =>
         webResearch.run(options.websift, args as never, {
           signal: extra.signal,
-          timeoutMs: options.timeoutMs,
+          timeoutMs: times.researchTimeoutMs,
           progress: progressSender(extra),
         }),
       ),
     );
   return server;
+}
+
+/** The server's times in ms, its deprecated spellings (seconds; one `timeoutMs` for two caps) read once. */
+function timesOf(options: McpServerOptions) {
+  const { timeoutMs, waitSeconds, deadlineSeconds } = options;
+  if (timeoutMs !== undefined)
+    warnRenamedOption("McpServerOptions.timeoutMs", "fetchTimeoutMs (and researchTimeoutMs)");
+  if (waitSeconds !== undefined) warnRenamedOption("McpServerOptions.waitSeconds", "waitMs");
+  if (deadlineSeconds !== undefined) warnRenamedOption("McpServerOptions.deadlineSeconds", "lookupTimeoutMs");
+  const ms = (seconds: number | undefined) => (seconds === undefined ? undefined : seconds * 1000);
+  return {
+    waitMs: options.waitMs ?? ms(waitSeconds) ?? 25_000,
+    lookupTimeoutMs: options.lookupTimeoutMs ?? ms(deadlineSeconds) ?? 20_000,
+    fetchTimeoutMs: options.fetchTimeoutMs ?? timeoutMs,
+    researchTimeoutMs: options.researchTimeoutMs ?? timeoutMs,
+  };
 }
 
 type Handle = (args: Record<string, unknown>, extra: Extra) => Promise<ToolOutput | undefined>;

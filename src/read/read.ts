@@ -1,4 +1,5 @@
-import { Deadline } from "../core/deadline.js";
+import { callDeadline, withoutNumberDeadline } from "../core/call-budget.js";
+import type { Deadline } from "../core/deadline.js";
 import type { Attempt, Failure, Status } from "../core/status.js";
 import type { Net } from "../net/client.js";
 import type { VetResult } from "../net/vet-url.js";
@@ -31,8 +32,13 @@ export interface ReadOptions {
   /** Read on from this character of the page's text (the previous result's nextOffset). */
   offset?: number;
   render?: RenderMode;
-  /** Milliseconds (default 20 000) or the caller's own Deadline. */
-  deadline?: number | Deadline;
+  /** The read's whole budget in ms (default 20 000). */
+  timeoutMs?: number;
+  /**
+   * The caller's own Deadline to read within (wins over `timeoutMs`). A number here is the deprecated spelling of
+   * `timeoutMs`: it still works, with a warning, until the next minor version.
+   */
+  deadline?: Deadline | number;
   /** false: prose only, without the numbered link list (an envelope that must carry no URLs). */
   links?: boolean;
   /** The caller's cancellation (an MCP request, a closed HTTP connection); it ends the read at once. */
@@ -103,10 +109,7 @@ export async function readThrough(
   obtain: (deadline: Deadline) => Promise<LadderOutcome>,
 ): Promise<ReadResult> {
   const t0 = Date.now();
-  const deadline =
-    options.deadline instanceof Deadline
-      ? options.deadline
-      : Deadline.fromSignal(options.signal, options.deadline ?? DEFAULT_READ_MS);
+  const deadline = callDeadline(withoutNumberDeadline(options), DEFAULT_READ_MS);
   const key: DocumentKey = { url, render: options.render ?? "auto", via };
   const hit = await cachedDocument(ctx.store, key);
   if (hit)

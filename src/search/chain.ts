@@ -1,11 +1,19 @@
 import { createHash } from "node:crypto";
-import { Deadline } from "../core/deadline.js";
+import { callDeadline } from "../core/call-budget.js";
+import type { Deadline } from "../core/deadline.js";
 import type { Attempt, Status } from "../core/status.js";
 import { readAhead } from "../store/read-ahead.js";
 import { summarizeFailures } from "./failure-summary.js";
 import { mergeRanked, type SearchResult } from "./merge.js";
 import { type SearchOptions, type ValidSearch, validateSearch } from "./options.js";
-import type { AutoPlace, Provider, ProviderAnswer, ProviderContext } from "./provider.js";
+import {
+  type AutoPlace,
+  type Provider,
+  type ProviderAnswer,
+  type ProviderContext,
+  providerConfigured,
+  providerTimeoutMs,
+} from "./provider.js";
 import { runProvider, type StepResult, stepReads } from "./run-provider.js";
 import type { Scope } from "./scope.js";
 
@@ -35,9 +43,10 @@ export interface SearchResponse {
 export interface ChainConfig {
   providers: readonly Provider[];
   ctx: ProviderContext;
-  /** Per-provider budgets in ms, overriding each provider's default. */
-  budgets?: Record<string, number>;
-  totalMs?: number;
+  /** Caps of one provider's step in ms, by provider name, overriding each provider's own. */
+  providerTimeoutMs?: Record<string, number>;
+  /** A search's whole budget in ms when its caller gives none. */
+  timeoutMs?: number;
   cacheMs?: number;
   /** Providers `auto` asks first, in this order (the operator's setting); the rest follow in the usual order. */
   order?: readonly string[];
@@ -71,7 +80,7 @@ export function autoStages(
   // Asked only of the providers `auto` may use: some look on disk (gemini-cli searches PATH for its binary),
   // and this runs on every search.
   const usable = (p: Provider) =>
-    (p.paid && !unfrozen) || exclude.includes(p.name) ? false : p.configured(env);
+    (p.paid && !unfrozen) || exclude.includes(p.name) ? false : providerConfigured(p, env);
   const stages: AutoStage[] = [];
   const seen = new Set<string>();
   for (const p of placed) {
@@ -154,7 +163,11 @@ export async function searchChain(
   const stages =
     search.provider === "auto" ? autoStages(config.providers, env, options.exclude, config.order) : [];
   const opening =
-    search.provider === "auto" ? firstOf(stages[0]) : pinned?.configured(env) ? pinned : undefined;
+    search.provider === "auto"
+      ? firstOf(stages[0])
+      : pinned && providerConfigured(pinned, env)
+        ? pinned
+        : undefined;
   const ahead = readAhead(config.ctx.store, [
     ...(cacheKey ? [cacheKey] : []),
     ...(opening ? stepReads(opening, search) : []),
@@ -168,14 +181,13 @@ export async function searchChain(
   if (refused) return refused;
   if (hit) return { ...hit.response, cached: true, ageSeconds: Math.round((Date.now() - hit.at) / 1000) };
 
-  const totalMs = options.timeoutMs ?? config.totalMs ?? timeoutFromEnv(env) ?? 20_000;
-  const deadline = options.deadline ?? Deadline.fromSignal(options.signal, totalMs);
+  const deadline = callDeadline(options, config.timeoutMs ?? timeoutFromEnv(env) ?? 20_000);
   const attempts: Attempt[] = [];
   const note = (step: StepResult) => {
     attempts.push(step.attempt);
     options.onAttempt?.(step.attempt);
   };
-  const budgetOf = (p: Provider) => config.budgets?.[p.name] ?? p.budgetMs;
+  const timeoutOf = (p: Provider) => config.providerTimeoutMs?.[p.name] ?? providerTimeoutMs(p);
 
   let response: SearchResponse | undefined;
   if (search.provider !== "auto") {
@@ -188,7 +200,7 @@ export async function searchChain(
         attempted: [],
         error: `unknown provider "${search.provider}" (known: ${config.providers.map((p) => p.name).join(", ")})`,
       };
-    if (!pinned.configured(env))
+    if (!providerConfigured(pinned, env))
       return {
         ...base,
         status: "error",
@@ -197,7 +209,7 @@ export async function searchChain(
         attempted: [],
         error: notConfigured(pinned),
       };
-    const step = await runProvider(pinned, search, ctxOf(pinned), deadline, budgetOf(pinned));
+    const step = await runProvider(pinned, search, ctxOf(pinned), deadline, timeoutOf(pinned));
     note(step);
     response = finish(base, [step], attempts, search.limit) ?? failed(base, attempts, [step]);
   } else {
@@ -209,13 +221,13 @@ export async function searchChain(
           search,
           ctxOf(stage.provider),
           deadline,
-          budgetOf(stage.provider),
+          timeoutOf(stage.provider),
         );
         note(step);
         steps.push(step);
         response = finish(base, [step], attempts, search.limit);
       } else {
-        const stageSteps = await runGroup(stage, search, config, deadline, budgetOf, note, ctxOf);
+        const stageSteps = await runGroup(stage, search, config, deadline, timeoutOf, note, ctxOf);
         steps.push(...stageSteps);
         response = finish(base, stageSteps, attempts, search.limit);
       }
@@ -234,19 +246,25 @@ async function runGroup(
   search: ValidSearch,
   config: ChainConfig,
   deadline: Deadline,
-  budgetOf: (p: Provider) => number,
+  timeoutOf: (p: Provider) => number,
   note: (s: StepResult) => void,
   ctxOf: (p: Provider) => ProviderContext,
 ): Promise<StepResult[]> {
   const steps: StepResult[] = [];
   if (stage.first) {
-    const first = await runProvider(stage.first, search, ctxOf(stage.first), deadline, budgetOf(stage.first));
+    const first = await runProvider(
+      stage.first,
+      search,
+      ctxOf(stage.first),
+      deadline,
+      timeoutOf(stage.first),
+    );
     note(first);
     steps.push(first);
     if (first.hits.length >= Math.min(stage.thinBelow, search.limit)) return steps;
   }
   const spread = await Promise.all(
-    stage.spread.map((p) => runProvider(p, search, config.ctx, deadline, budgetOf(p))),
+    stage.spread.map((p) => runProvider(p, search, config.ctx, deadline, timeoutOf(p))),
   );
   spread.forEach(note);
   return [...steps, ...spread];

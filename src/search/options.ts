@@ -1,9 +1,9 @@
-import type { Deadline } from "../core/deadline.js";
+import type { CallBudget } from "../core/call-budget.js";
 import type { Attempt } from "../core/status.js";
 import type { SafeSearch, TimeRange } from "./provider.js";
 import { CODE_DOMAINS, type Scope, validateAllowedHosts } from "./scope.js";
 
-export interface SearchOptions {
+export interface SearchOptions extends CallBudget {
   /** Results wanted: default 5, at most 20. */
   limit?: number;
   /** "auto" (default) or a provider name: a pinned provider is called alone and its failure is the answer. */
@@ -15,11 +15,6 @@ export interface SearchOptions {
   scope?: Scope;
   /** Extra hosts for one coding search (scope "code" only). */
   allowedHosts?: string[];
-  /** Total budget in ms (default WEBSIFT_TIMEOUT seconds, else 20 s). */
-  timeoutMs?: number;
-  /** An outer deadline (wins over timeoutMs). */
-  deadline?: Deadline;
-  signal?: AbortSignal;
   /** false: skip the result cache for this call. */
   cache?: boolean;
   /** Providers `auto` must not call this time (ground runs Wikipedia as its own fallback). */

@@ -1,4 +1,5 @@
 import type { Deadline } from "../core/deadline.js";
+import { warnRenamedOption } from "../core/deprecation.js";
 import type { Failure } from "../core/status.js";
 import type { Net } from "../net/client.js";
 import type { Store } from "../store/store.js";
@@ -99,9 +100,35 @@ export interface Provider {
    * provider a search asks, the chain reads them together with the cache entry: one round trip, not two.
    */
   readsFirst?(query: ProviderQuery): string[];
-  /** Default time budget inside the chain (5 s for APIs, 9 s for scraped engines). */
-  budgetMs: number;
-  /** True when the provider can run with this environment (key present, URL set, binary found…). */
-  configured(env: Record<string, string | undefined>): boolean;
+  /**
+   * The cap of its step inside a search's budget, in ms (5 s for APIs, 9 s for scraped engines; 5 s when a
+   * custom provider gives none). The operator's `providerTimeoutMs` overrides it by name.
+   */
+  timeoutMs?: number;
+  /** @deprecated The old name of `timeoutMs`; read (with one warning per process) until the next minor version. */
+  budgetMs?: number;
+  /**
+   * Whether it can run with these settings when that is more than one of its `keyEnv` variables being set (a URL
+   * that must not be blank, a binary on PATH); without it, `providerConfigured` judges by `keyEnv` alone.
+   */
+  configured?(env: Record<string, string | undefined>): boolean;
   search(query: ProviderQuery, ctx: ProviderContext, deadline: Deadline): Promise<ProviderOutcome>;
+}
+
+/** A provider's own step cap in ms: `timeoutMs`, else its deprecated `budgetMs` (said once), else 5 s. */
+export function providerTimeoutMs(p: Provider): number {
+  if (p.timeoutMs !== undefined) return p.timeoutMs;
+  if (p.budgetMs === undefined) return DEFAULT_PROVIDER_TIMEOUT_MS;
+  warnRenamedOption("Provider.budgetMs", "Provider.timeoutMs");
+  return p.budgetMs;
+}
+const DEFAULT_PROVIDER_TIMEOUT_MS = 5000;
+
+/**
+ * Whether a provider can run: its own `configured` when it has one, else one of its `keyEnv` variables set
+ * (a provider that declares none needs nothing).
+ */
+export function providerConfigured(p: Provider, env: Record<string, string | undefined>): boolean {
+  if (p.configured) return p.configured(env);
+  return p.keyEnv === undefined || p.keyEnv.some((name) => Boolean(env[name]));
 }

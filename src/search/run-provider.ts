@@ -23,7 +23,7 @@ export async function runProvider(
   search: ValidSearch,
   ctx: ProviderContext,
   deadline: Deadline,
-  budgetMs: number,
+  timeoutMs: number,
 ): Promise<StepResult> {
   const name = provider.name;
   if (provider.cooldowns !== "self") {
@@ -51,7 +51,7 @@ export async function runProvider(
       hits: [],
     };
 
-  const budget = deadline.child(budgetMs);
+  const budget = deadline.child(timeoutMs);
   const started = Date.now();
   const outcome = await raceDeadline(provider, search, ctx, budget);
   // Releases the step's timer and its hold on the call's deadline; whatever is left running sees a cancellation.

@@ -7,8 +7,8 @@ import Fastify, {
 } from "fastify";
 import { oneLine } from "../core/one-line.js";
 import { modelSafe } from "../ground/fence.js";
-import { isLoopbackHost } from "../mcp/http-guard.js";
 import type { Clock } from "../session/clock.js";
+import { isLoopbackHost } from "../surface/http-guard.js";
 import { registerApi } from "./api.js";
 import { ClientLimits } from "./client-limits.js";
 import type { ServeContext } from "./context.js";

@@ -1,4 +1,4 @@
-import { CallLimit } from "../mcp/call-limit.js";
+import { CallLimit } from "../surface/call-limit.js";
 
 /**
  * Per-client concurrency caps: `running` calls at once and `waiting` more queued per client, the rest refused

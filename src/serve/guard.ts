@@ -1,8 +1,13 @@
-import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
-import { checkRequest, guardFor, type HttpGuardConfig } from "../mcp/http-guard.js";
+import {
+  bearerToken,
+  checkRequest,
+  guardFor,
+  type HttpGuardConfig,
+  sameToken,
+} from "../surface/http-guard.js";
 
 export interface GuardOptions {
   /** WEBSIFT_SERVE_TOKEN: every /v1 request must carry `Authorization: Bearer <token>`. */
@@ -73,8 +78,8 @@ const WRONG_TOKEN: Refusal = { status: 401, reason: "missing or wrong bearer tok
 /** Use: the API token, or the admin token (which can do anything the API token can). */
 function apiRefusal(req: IncomingMessage, { token, adminToken }: GuardOptions): Refusal {
   if (token === undefined) return undefined;
-  const given = bearerOf(req);
-  return same(given, token) || (adminToken !== undefined && same(given, adminToken))
+  const given = bearerToken(req.headers.authorization);
+  return sameToken(given, token) || (adminToken !== undefined && sameToken(given, adminToken))
     ? undefined
     : WRONG_TOKEN;
 }
@@ -85,7 +90,7 @@ function apiRefusal(req: IncomingMessage, { token, adminToken }: GuardOptions): 
  */
 function adminRefusal(req: IncomingMessage, options: GuardOptions): Refusal {
   if (options.adminToken !== undefined)
-    return same(bearerOf(req), options.adminToken) ? undefined : WRONG_TOKEN;
+    return sameToken(bearerToken(req.headers.authorization), options.adminToken) ? undefined : WRONG_TOKEN;
   if (!fromThisMachine(req))
     return {
       status: 403,
@@ -102,16 +107,4 @@ function fromThisMachine(req: IncomingMessage): boolean {
   if (req.headers["x-forwarded-for"] !== undefined || req.headers.forwarded !== undefined) return false;
   const peer = req.socket.remoteAddress ?? "";
   return peer === "::1" || /^(::ffff:)?127\./.test(peer);
-}
-
-function bearerOf(req: IncomingMessage): string | undefined {
-  return /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "")?.[1]?.trim();
-}
-
-/** Constant time in the token's content (mcp/http-guard's comparison is private to the MCP guard). */
-function same(given: string | undefined, want: string): boolean {
-  if (given === undefined) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(want);
-  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { providerHealth } from "../config/doctor.js";
+import { providerHealth } from "../surface/doctor.js";
 import type { ServeRuntime } from "./serve-context.js";
 
 // package.json sits two levels up from both src/serve and dist/serve.

@@ -9,6 +9,7 @@ import { MemoryMailboxStore } from "../store/mailbox-store.js";
 import { openStore, type StatusStore } from "../store/open-store.js";
 import { RedisMailboxStore } from "../store/redis-mailbox.js";
 import type { Store } from "../store/store.js";
+import { type ArgsOf, hookWebsift, type MethodHooks, type ResultOf } from "../surface/websift-hooks.js";
 import { createWebsift, type Websift, type WebsiftConfig } from "../websift.js";
 import type { ActivityEntry, ServeContext } from "./context.js";
 
@@ -24,7 +25,7 @@ export interface ServeContextOptions {
   overrides?: Partial<WebsiftConfig>;
   /** Shared state; opened from the config (sqlite, or redis with WEBSIFT_REDIS_URL) when absent. */
   store?: StatusStore;
-  /** deadlineSeconds, maxConcurrent of the conversation session; waitSeconds wins over the config's. */
+  /** lookupTimeoutMs, maxConcurrent of the conversation session; waitMs wins over the config's waitSeconds. */
   session?: Omit<SessionOptions, "onLanded" | "mailbox">;
   /** How often this instance looks for lookups of stopped instances (default 1 s), and their heartbeat. */
   mailbox?: { reapEveryMs?: number; aliveMs?: number; heartbeatMs?: number };
@@ -61,14 +62,6 @@ interface Generation {
   retired: boolean;
   closed?: Promise<void>;
 }
-
-const TRACKED = ["search", "read", "fetchBest", "answer", "research"] as const;
-/** The calls a stopping service cuts off at the end of its grace, answering in their kind's shape. */
-const STOPPABLE: Partial<Record<(typeof TRACKED)[number], LookupKind>> = {
-  search: "search",
-  read: "read",
-  answer: "answer",
-};
 
 export function createServeContext(options: ServeContextOptions = {}): ServeRuntime {
   const log = options.log ?? ((line: string) => process.stderr.write(`websift: ${line}\n`));
@@ -118,36 +111,45 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
     return gen;
   }
 
-  // Calls started on a generation finish on it; the generation closes once retired and idle.
+  // Calls started on a generation finish on it; the generation closes once retired and idle. The context
+  // closes the library itself, so the view's close does nothing.
   function trackedView(gen: Generation): Websift {
-    const view = Object.create(gen.raw) as Websift;
-    for (const name of TRACKED) {
-      const method = gen.raw[name] as (...args: unknown[]) => Promise<unknown>;
-      const kind = STOPPABLE[name];
-      Object.defineProperty(view, name, {
-        value: async (...args: unknown[]) => {
-          const subject = String(args[0]);
-          if (kind && draining) return failedLookup(kind, subject, shuttingDown);
-          if (kind) {
-            const given = (args[1] ?? {}) as { signal?: AbortSignal };
-            const signal = given.signal ? AbortSignal.any([given.signal, stopping.signal]) : stopping.signal;
-            args[1] = { ...given, signal };
-          }
+    return hookWebsift(gen.raw, {
+      search: stoppable("search"),
+      read: stoppable("read"),
+      answer: stoppable("answer"),
+      close: { before: () => ({ answer: undefined }) },
+      every: {
+        start: () => {
           gen.running++;
-          try {
-            const result = (await method(...args)) as { status?: string };
-            const cutOff = stopping.signal.aborted && result?.status !== "ok" && result?.status !== "partial";
-            return kind && cutOff ? failedLookup(kind, subject, shuttingDown) : result;
-          } finally {
-            gen.running--;
-            if (gen.retired && gen.running === 0) retire(gen);
-            if (running() === 0) for (const done of idle) done();
-          }
         },
-      });
-    }
-    Object.defineProperty(view, "close", { value: async () => {} });
-    return view;
+        settled: () => {
+          gen.running--;
+          if (gen.retired && gen.running === 0) retire(gen);
+          if (running() === 0) for (const done of idle) done();
+        },
+      },
+    });
+  }
+
+  // The calls a stopping service cuts off at the end of its grace, answering in their kind's shape: at once
+  // while draining, and when stopped without an answer of their own.
+  function stoppable<K extends LookupKind>(kind: K): MethodHooks<K> {
+    // failedLookup answers in the shape of its kind, and every lookup takes (subject, options with a signal);
+    // TypeScript cannot tie either to K.
+    const stopped = (subject: unknown) => failedLookup(kind, String(subject), shuttingDown) as ResultOf<K>;
+    return {
+      before: (args) => {
+        if (draining) return { answer: stopped(args[0]) };
+        const [subject, given = {}] = args as [string, { signal?: AbortSignal }?];
+        const signal = given.signal ? AbortSignal.any([given.signal, stopping.signal]) : stopping.signal;
+        return { args: [subject, { ...given, signal }] as unknown as ArgsOf<K> };
+      },
+      after: (result, args) => {
+        const cutOff = stopping.signal.aborted && result.status !== "ok" && result.status !== "partial";
+        return cutOff ? stopped(args[0]) : result;
+      },
+    };
   }
 
   function running(): number {
@@ -175,7 +177,9 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
     },
     {
       // Read on every turn, so the wait set in the dashboard applies after its reload without a new session.
-      waitSeconds: () => current.config.waitSeconds,
+      ...(options.session?.waitMs === undefined && options.session?.waitSeconds === undefined
+        ? { waitMs: () => secondsToMs(current.config.waitSeconds) }
+        : {}),
       // One session serves every client of the service: the library default of 3 running lookups is one
       // conversation's, and would let three slow reads from one client queue everybody else's.
       maxConcurrent: SERVICE_LOOKUPS,
@@ -257,3 +261,5 @@ function keepOpen(store: StatusStore): Store & { status: StatusStore["status"] }
     close: async () => {},
   };
 }
+
+const secondsToMs = (seconds: number | undefined) => (seconds === undefined ? undefined : seconds * 1000);

@@ -3,8 +3,8 @@ import { type MailboxStore, type MailItem, MemoryMailboxStore } from "../store/m
 import { type Clock, systemClock } from "./clock.js";
 import { failedLookup } from "./failed-lookup.js";
 import { keepAsOf } from "./keep-as.js";
+import type { Landing } from "./landing.js";
 import type { LookupKind } from "./lookup-key.js";
-import type { Landing } from "./session.js";
 
 /** A landed lookup as the mailbox keeps it: `id` orders a conversation's stream (`Last-Event-ID`). */
 export interface Mail {
@@ -19,8 +19,11 @@ export interface MailboxOptions {
   /** How often a fleet instance looks for lookups of stopped instances to land as failures (default 1 s). */
   reapEveryMs?: number;
   log?: (line: string) => void;
-  /** When a landing landed (`at`): the session's clock, so its store's retention can be tested by hand. */
-  clock?: Pick<Clock, "now">;
+  /**
+   * When a landing landed (`at`) and when the fleet's reaper looks: the session's clock, so a test moves the
+   * store's retention and the reaper by hand.
+   */
+  clock?: Clock;
 }
 
 export const instanceLost: Failure = {
@@ -40,18 +43,16 @@ export const instanceLost: Failure = {
 export class Mailbox {
   readonly store: MailboxStore;
   private readonly posted = new Set<(landing: Landing) => void>();
-  private readonly reaper?: NodeJS.Timeout;
+  private reaper: unknown;
+  private closed = false;
   private readonly log: (line: string) => void;
-  private readonly clock: Pick<Clock, "now">;
+  private readonly clock: Clock;
 
   constructor(options: MailboxOptions = {}) {
     this.store = options.store ?? new MemoryMailboxStore();
     this.log = options.log ?? (() => {});
     this.clock = options.clock ?? systemClock;
-    if (this.store.shared) {
-      this.reaper = setInterval(() => void this.reap(), options.reapEveryMs ?? 1000);
-      this.reaper.unref();
-    }
+    if (this.store.shared) this.reapEvery(options.reapEveryMs ?? 1000);
   }
 
   /** The session was told a turn ended before its lookup did: the conversation is owed it. */
@@ -133,9 +134,23 @@ export class Mailbox {
   }
 
   async close(): Promise<void> {
-    if (this.reaper) clearInterval(this.reaper);
+    this.closed = true;
+    this.clock.clearTimeout(this.reaper);
     this.posted.clear();
     await this.store.close();
+  }
+
+  /** The fleet's reaper, on the clock: the next look is set when one starts, as an interval keeps its beat. */
+  private reapEvery(ms: number): void {
+    this.reaper = this.clock.setTimeout(() => {
+      if (this.closed) return;
+      this.reapEvery(ms);
+      this.reap().catch((err: unknown) =>
+        this.log(`mailbox: reaping failed: ${err instanceof Error ? err.message : String(err)}`),
+      );
+    }, ms);
+    // A process whose work is done must not stay up for its reaper alone (the system clock's timers are Node's).
+    (this.reaper as { unref?: () => void } | undefined)?.unref?.();
   }
 
   /** Lands the lookups of instances that stopped as `instance_lost`, each once across the fleet. */

@@ -19,6 +19,11 @@ export interface RedisMailboxOptions extends MailboxRetention {
   aliveMs?: number;
   /** …and says so this often (default 1 s). */
   heartbeatMs?: number;
+  /**
+   * The time retention is judged by (`keepMs` against each item's `at`), the mailbox's clock, so a test moves
+   * it by hand. The heartbeat stays on wall time: it races Redis's own key expiry.
+   */
+  now?: () => number;
 }
 
 const PREFIX = "websift:mail:";
@@ -94,6 +99,7 @@ export class RedisMailboxStore implements MailboxStore {
   private readonly keepMs: number;
   private readonly perConversation: number;
   private readonly aliveMs: number;
+  private readonly now: () => number;
   private readonly heartbeat: NodeJS.Timeout;
   private away = false;
   private subscribed = false;
@@ -104,7 +110,8 @@ export class RedisMailboxStore implements MailboxStore {
     this.perConversation = options.perConversation ?? DEFAULT_PER_CONVERSATION;
     this.retention = { keepMs: this.keepMs, perConversation: this.perConversation };
     this.aliveMs = options.aliveMs ?? 3000;
-    this.local = new MemoryMailboxStore(options);
+    this.now = options.now ?? Date.now;
+    this.local = new MemoryMailboxStore(options, this.now);
     const { Redis } = loadIoredis();
     this.cmd = new Redis(options.url, {
       enableOfflineQueue: false,
@@ -256,7 +263,7 @@ export class RedisMailboxStore implements MailboxStore {
     const local = await this.local.after(conversationId);
     if (this.cmd.status !== "ready") return local;
     try {
-      const now = Date.now();
+      const now = this.now();
       const raw = await this.cmd.lrange(this.key(conversationId), 0, -1);
       const items = raw.map((r) => JSON.parse(r) as MailItem).filter((item) => now - item.at <= this.keepMs);
       // What landed here while Redis was away and is not written through yet.

@@ -21,15 +21,24 @@ export const LAYERS: readonly (readonly string[])[] = [
   // The library API: createWebsift and the checked entry points every surface calls.
   ["websift.ts", "arguments.ts", "public-helpers.ts"],
   ["session"],
-  ["mcp"],
+  // What every surface shares, below all of them: the tool definitions, the HTTP Host/Origin guard, the call
+  // limiter, the hooked library and doctor (the installation's check, run by the CLI and serve).
+  ["surface"],
+  // The surfaces, side by side: none imports another (SIDE_BY_SIDE).
+  ["mcp", "serve", "adapters"],
   // The package root re-exports the library and the session; its deprecated startMcpHttp loads mcp on first
   // call. Nothing in src/ imports it.
   ["index.ts"],
-  ["serve", "adapters"],
   ["cli"],
 ];
 
-/** One import of a module of src/ by another, both named relative to src/ (`config/doctor.ts`). */
+/**
+ * Units of one layer that stand side by side: none may import another, so what two of them need stands below
+ * them (in `surface/`). The CLI, above them, starts each.
+ */
+export const SIDE_BY_SIDE: readonly string[] = ["mcp", "serve", "adapters"];
+
+/** One import of a module of src/ by another, both named relative to src/ (`config/load.ts`). */
 export interface ImportEdge {
   from: string;
   to: string;
@@ -40,7 +49,7 @@ export interface Violation extends ImportEdge {
   toLayer: string;
 }
 
-/** `config/doctor.ts` → `config`, `websift.ts` → `websift.ts`. */
+/** `config/load.ts` → `config`, `websift.ts` → `websift.ts`. */
 export function unitOf(module: string): string {
   return module.split("/")[0];
 }
@@ -97,6 +106,16 @@ export function upwardImports(edges: readonly ImportEdge[]): Violation[] {
   return edges
     .filter((edge) => level(edge.to) > level(edge.from))
     .map((edge) => ({ ...edge, fromLayer: unitOf(edge.from), toLayer: unitOf(edge.to) }));
+}
+
+/** Edges from one side-by-side unit to another. */
+export function crossImports(edges: readonly ImportEdge[]): Violation[] {
+  return edges
+    .map((edge) => ({ ...edge, fromLayer: unitOf(edge.from), toLayer: unitOf(edge.to) }))
+    .filter(
+      (v) =>
+        v.fromLayer !== v.toLayer && SIDE_BY_SIDE.includes(v.fromLayer) && SIDE_BY_SIDE.includes(v.toLayer),
+    );
 }
 
 /** Every .ts file under `root`, as module name (relative, `/`-separated) → text. */

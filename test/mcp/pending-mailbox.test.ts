@@ -3,12 +3,12 @@ import { ClientLookups } from "../../src/mcp/pending-lookups.js";
 import { LookupProgress } from "../../src/mcp/pending-progress.js";
 import { LookupTaskStore } from "../../src/mcp/pending-tasks.js";
 import { SESSION_TOOLS, type SessionTool } from "../../src/mcp/pending-tools.js";
-import type { ToolOutput } from "../../src/mcp/tools.js";
 import { Mailbox } from "../../src/session/mailbox.js";
 import { createSession } from "../../src/session/session.js";
 import { MemoryMailboxStore } from "../../src/store/mailbox-store.js";
+import type { ToolOutput } from "../../src/surface/tools.js";
 import type { Websift } from "../../src/websift.js";
-import { heldPage, until } from "../session/harness.js";
+import { heldPage, manualClock, until } from "../session/harness.js";
 import { type SimWeb, startSimWeb } from "../simweb/index.js";
 import { startTask, textOf, websiftFor } from "./harness.js";
 
@@ -37,11 +37,11 @@ afterEach(async () => {
 const slowPage = () => heldPage(web, releases, "Mailed");
 
 /** One MCP client as createMcpServer wires it: a wait of 0, so every call replies "still running" at once. */
-function client(mailbox?: Mailbox, now?: () => number, waitSeconds = 0) {
+function client(mailbox?: Mailbox, now?: () => number, waitMs = 0) {
   const progress = new LookupProgress();
   const session = createSession(progress.around(websift), {
-    waitSeconds,
-    deadlineSeconds: 60,
+    waitMs,
+    lookupTimeoutMs: 60_000,
     maxConcurrent: 4,
     mailbox,
   });
@@ -108,7 +108,7 @@ describe("MCP web_result and tasks are views of the session's mailbox", () => {
   });
 
   it("a result a call got in its turn is not handed again through a task awaiting the same lookup", async () => {
-    const { lookups, tasks } = client(undefined, undefined, 600);
+    const { lookups, tasks } = client(undefined, undefined, 600_000);
     const route = slowPage();
     const task = await startTask(lookups, tasks, route.url);
     await route.arrived;
@@ -148,14 +148,13 @@ describe("MCP web_result and tasks are views of the session's mailbox", () => {
   });
 
   it("expiry and cap are one setting, the mailbox's: web_result and tasks keep what it keeps, no longer", async () => {
-    let now = Date.UTC(2026, 11, 1, 12);
-    const clock = () => now;
+    const clock = manualClock(Date.UTC(2026, 11, 1, 12));
     const mailbox = new Mailbox({
-      store: new MemoryMailboxStore({ keepMs: 60_000, perConversation: 1 }, clock),
-      clock: { now: clock },
+      store: new MemoryMailboxStore({ keepMs: 60_000, perConversation: 1 }, clock.now),
+      clock,
     });
     try {
-      const { lookups, tasks } = client(mailbox, clock);
+      const { lookups, tasks } = client(mailbox, clock.now);
       // A task's ttl is capped at the mailbox's keep time, whatever the client asks.
       const asked = await tasks.createTask({ ttl: 3_600_000 }, 1, { method: "tools/call", params: {} });
       expect(asked.ttl).toBe(60_000);
@@ -174,7 +173,7 @@ describe("MCP web_result and tasks are views of the session's mailbox", () => {
 
       // The keep time: past it, neither the landing nor a task is there any more.
       const task = await startTask(lookups, tasks, slowPage().url);
-      now += 60_001;
+      clock.advance(60_001);
       expect((await lookups.result(two, { signal: live() })).text).toMatch(UNKNOWN);
       expect(await tasks.getTask(task.taskId)).toBeNull();
     } finally {

@@ -13,7 +13,7 @@ const websift = createWebsift({
 });
 await serveMcpStdio({
   websift,
-  waitSeconds: Number(process.env.TEST_WAIT_SECONDS),
-  deadlineSeconds: Number(process.env.TEST_DEADLINE_SECONDS),
+  waitMs: Number(process.env.TEST_WAIT_SECONDS) * 1000,
+  lookupTimeoutMs: Number(process.env.TEST_DEADLINE_SECONDS) * 1000,
 });
 await websift.close();

@@ -11,7 +11,7 @@ const slowPage = () => heldPage(shared.web, shared.releases, "Tasked");
 
 async function inProcess(): Promise<Client> {
   // A wait far longer than the test: a task never waits, whatever the server's wait.
-  const client = await connectInProcess({ websift: shared.websift, waitSeconds: 600 });
+  const client = await connectInProcess({ websift: shared.websift, waitMs: 600_000 });
   shared.clients.push(client);
   return client;
 }

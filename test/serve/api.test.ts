@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { writeWebAbility } from "../../src/config/abilities.js";
-import { webFetch, webSearch } from "../../src/mcp/tools.js";
+import { webFetch, webSearch } from "../../src/surface/tools.js";
 import {
   expectSafeObject,
   HOSTILE_QUERY,

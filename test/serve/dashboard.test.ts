@@ -1,5 +1,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Provider } from "../../src/search/provider.js";
+import { PROVIDERS } from "../../src/search/registry.js";
 import { recordFailure } from "../../src/search/suspension.js";
 import { article } from "../ground/answer/ddg-page.js";
 import { serveWeb } from "../mcp/harness.js";
@@ -303,6 +305,48 @@ describe("/v1/admin/keys", () => {
       const removed = await call(s, "DELETE", "/v1/admin/keys/brave");
       expect(removed.json.keys.find((k: { name: string }) => k.name === "brave").set).toBe(false);
       expect(readFileSync(envPath, "utf8")).toBe("# mine\nWEBSIFT_TIMEOUT=15\n");
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("lists the keys the providers declare, a provider added to the registry included, and writes its variable", async () => {
+    const acme: Provider = {
+      name: "acme",
+      kind: "keyed",
+      paid: true,
+      keyEnv: ["ACME_API_KEY"],
+      native: {},
+      timeoutMs: 1000,
+      search: async () => ({ status: "empty" }),
+    };
+    const s = await dashboardServer(web, { providers: [...PROVIDERS, acme] });
+    try {
+      writeFileSync(s.ctx.envPath, "GOOGLE_API_KEY=test-SECRET-google-0001\n");
+      await s.ctx.reload();
+      const listed = (await call(s, "GET", "/v1/admin/settings")).json.keys;
+      expect(listed.map((k: { name: string; env: string }) => `${k.name}=${k.env}`)).toEqual([
+        "brave=BRAVE_API_KEY",
+        "tavily=TAVILY_API_KEY",
+        "exa=EXA_API_KEY",
+        "perplexity=PERPLEXITY_API_KEY",
+        "gemini=GEMINI_API_KEY",
+        "acme=ACME_API_KEY",
+      ]);
+      // Gemini's key under its other declared name counts as set, and removing it removes that name too.
+      expect(listed.find((k: { name: string }) => k.name === "gemini")).toMatchObject({
+        set: true,
+        where: ".env",
+      });
+      const put = await call(s, "PUT", "/v1/admin/keys/acme", { value: "test-SECRET-acme-0001" });
+      expect(put.json.keys.find((k: { name: string }) => k.name === "acme")).toMatchObject({ set: true });
+      expect(readFileSync(s.ctx.envPath, "utf8")).toContain("ACME_API_KEY=test-SECRET-acme-0001\n");
+      await call(s, "DELETE", "/v1/admin/keys/gemini");
+      expect(readFileSync(s.ctx.envPath, "utf8")).toBe("ACME_API_KEY=test-SECRET-acme-0001\n");
+      // A self-hosted engine's URL is a setting of the Web tab, not a key.
+      expect((await call(s, "PUT", "/v1/admin/keys/searxng", { value: "test-SECRET-x-0001" })).status).toBe(
+        400,
+      );
     } finally {
       await s.close();
     }

@@ -27,6 +27,8 @@ interface Instance {
   url: string;
   child: ChildProcess;
   stderr(): string;
+  /** Resolves when the instance logs a line matching `pattern` at or after `from` (an offset into stderr). */
+  logged(pattern: RegExp, from: number): Promise<void>;
   exited: Promise<number | null>;
   post(path: string, body: unknown): Promise<Record<string, unknown>>;
 }
@@ -54,7 +56,20 @@ function startInstance(env: Record<string, string> = {}): Promise<Instance> {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
-  child.stderr?.on("data", (d) => (stderr += d));
+  const awaited = new Set<() => boolean>();
+  child.stderr?.on("data", (d) => {
+    stderr += d;
+    for (const check of awaited) if (check()) awaited.delete(check);
+  });
+  const logged = (pattern: RegExp, from: number) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        const seen = pattern.test(stderr.slice(from));
+        if (seen) resolve();
+        return seen;
+      };
+      if (!check()) awaited.add(check);
+    });
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     let out = "";
@@ -67,6 +82,7 @@ function startInstance(env: Record<string, string> = {}): Promise<Instance> {
         url,
         child,
         stderr: () => stderr,
+        logged,
         exited,
         async post(path, body) {
           // The library's shape beside the model's text: the tests look at attempts and titles.
@@ -92,10 +108,8 @@ const health = async (i: Instance) =>
 const conversation = async (i: Instance) => (await i.post("/v1/conversations", {})).conversation_id as string;
 const events = (i: Instance, cid: string, headers: Record<string, string> = {}) =>
   openEvents(`${i.url}/v1/conversations/${cid}/events`, { ...auth, ...headers });
-/** Waits for a state the instances report (no clock: each look is a request). */
-async function until(check: () => Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((r) => setTimeout(r, 25));
-}
+/** Where each instance's log stands now: `logged` from here waits for what the next event makes it say. */
+const logMarks = (instances: Instance[]) => instances.map((i) => i.stderr().length);
 
 const HTML = { "content-type": "text/html; charset=utf-8" };
 const article = (title: string) =>
@@ -237,9 +251,14 @@ describe("three websift serve processes on one Redis", () => {
     const during = heldPage("/fleet-outage", "Landed during the outage");
     let down = false;
     try {
+      const beforeOutage = logMarks(fleet);
       down = true;
       await redis.kill();
-      await until(async () => (await health(b)).mailbox.degraded && (await health(a)).mailbox.degraded);
+      // Each instance says when it notices; then its health says so too.
+      await Promise.all(
+        fleet.map((i, n) => i.logged(/mailbox: redis unavailable/, beforeOutage[n] as number)),
+      );
+      for (const i of fleet) expect(await health(i)).toMatchObject({ mailbox: { degraded: true } });
       // Searches carry on from the local fallback.
       for (const i of fleet)
         expect(await i.post("/v1/search", { query: "fleet outage" })).toMatchObject({ status: "ok" });
@@ -250,7 +269,8 @@ describe("three websift serve processes on one Redis", () => {
       expect(pending.status).toBe("pending");
       during.door.open();
       // Landed on B while Redis is away: kept there, and written through once it is back.
-      await until(async () => web.requests.some((r) => r.path === "/fleet-outage"));
+      await during.arrived;
+      const beforeReturn = logMarks(fleet);
       await redis.start();
       down = false;
       const landed = await stream.next();
@@ -259,10 +279,14 @@ describe("three websift serve processes on one Redis", () => {
       expect(landed.data.text).toMatch(/Landed during the outage/);
 
       // Subscribed again: a landing from the third instance reaches A over the channel.
-      await until(async () => {
-        const states = await Promise.all(fleet.map(health));
-        return states.every((s) => !s.mailbox.degraded && !s.store.degraded);
-      });
+      await Promise.all(
+        fleet.flatMap((i, n) => [
+          i.logged(/mailbox: redis is back/, beforeReturn[n] as number),
+          i.logged(/store: redis is back/, beforeReturn[n] as number),
+        ]),
+      );
+      for (const i of fleet)
+        expect(await health(i)).toMatchObject({ store: { degraded: false }, mailbox: { degraded: false } });
       const after = heldPage("/fleet-after", "After the restart");
       const later = await c.post("/v1/read", {
         url: "https://www.example.com/fleet-after",
@@ -307,12 +331,13 @@ describe("three websift serve processes on one Redis", () => {
       expect([second.status, third.status]).toEqual(["pending", "pending"]);
       away.door.open();
       await Promise.all([away.arrived, lost.arrived]);
-      await until(async () => {
-        const replay = await events(b, cid, { "last-event-id": first.id as string });
-        const heard = await Promise.race([replay.next(), new Promise((r) => setTimeout(r, 100))]);
+      // The landing is in Redis once a stream on another instance hears it (replayed, or live over the channel).
+      const replay = await events(b, cid, { "last-event-id": first.id as string });
+      try {
+        expect((await replay.next()).id).toBe(second.id);
+      } finally {
         replay.close();
-        return heard !== undefined;
-      });
+      }
       victim.child.kill("SIGKILL");
       await victim.exited;
 

@@ -28,6 +28,33 @@ const fleetMailbox = async () =>
     store: await connected(new RedisMailboxStore({ url: redis.url, log: () => {} })),
     reapEveryMs: 60_000,
   });
+/** A fleet instance's mailbox whose retention and reaper run on a clock the test moves. */
+const clockedFleetMailbox = async (clock: ReturnType<typeof manualClock>) =>
+  new Mailbox({
+    store: await connected(new RedisMailboxStore({ url: redis.url, log: () => {}, now: clock.now })),
+    // A minute of the test's clock: on wall time the reaper would not look within the test's time at all.
+    reapEveryMs: 60_000,
+    clock,
+  });
+const heldSearch = () => {
+  let release = () => {};
+  const slow = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const websift = {
+    search: async (query: string) => {
+      await slow;
+      return { status: "ok" as const, query, results: [], attempted: [], scope: "general" as const };
+    },
+    read: async () => {
+      throw new Error("not used");
+    },
+    answer: async () => {
+      throw new Error("not used");
+    },
+  };
+  return { websift, release: () => release() };
+};
 
 describe("the session's mailbox", () => {
   it("holds what a session owes, and the library's onLanded hears it from there", async () => {
@@ -131,6 +158,60 @@ describe("the session's mailbox", () => {
       expect(landed[1]?.keepAs).toMatch(/tide tables/);
     } finally {
       await Promise.all(others.map((m) => m.close()));
+    }
+  });
+
+  it("keeps a fleet's landings by the session's clock too: gone from Redis after the keep time", async () => {
+    const clock = manualClock();
+    const mailbox = await clockedFleetMailbox(clock);
+    const held = heldSearch();
+    const session = createSession(held.websift, { waitSeconds: 0, clock, mailbox });
+    try {
+      const first = session.search("conv-kept", "tide tables");
+      clock.advance(0);
+      const pending = await first;
+      expect(pending.status).toBe("pending");
+      const posted = new Promise<Landing>((resolve) => mailbox.onPosted(resolve));
+      held.release();
+      await posted;
+      clock.advance(mailbox.retention.keepMs);
+      expect((await mailbox.find("conv-kept", pending.id))?.landing.id).toBe(pending.id);
+      clock.advance(1);
+      expect(await mailbox.find("conv-kept", pending.id)).toBeUndefined();
+    } finally {
+      await session.close();
+      await mailbox.close();
+    }
+  });
+
+  it("reaps a stopped instance's lookups when the clock reaches its next look, not before", async () => {
+    const clock = manualClock();
+    const owner = await fleetMailbox();
+    const reaper = await clockedFleetMailbox(clock);
+    try {
+      owner.owe("reaped-1", "conv-reaped", "search", "tide tables", Date.now() + 20_000);
+      await owner.after("conv-reaped"); // the lease is written before this read on the same connection
+      await owner.close();
+      const heard: string[] = [];
+      const landed = new Promise<string>((resolve) =>
+        reaper.listen((mail) => {
+          heard.push(mail.id);
+          resolve(mail.id);
+        }),
+      );
+      clock.advance(59_999);
+      // A reap started now would have claimed the lease by the time this read on its connection answers.
+      expect(await reaper.after("conv-reaped")).toEqual([]);
+      expect(heard).toEqual([]);
+      clock.advance(1);
+      expect(await landed).toBe("reaped-1");
+      const [mail] = await reaper.after("conv-reaped");
+      expect(mail?.landing).toMatchObject({
+        kind: "search",
+        result: { status: "error", code: "instance_lost" },
+      });
+    } finally {
+      await reaper.close();
     }
   });
 });

@@ -171,14 +171,22 @@ describe("a fleet's mailbox in Redis", () => {
 
   it("while Redis is away keeps items here, and once it is back writes them through and hears the fleet again", async () => {
     const logs: string[] = [];
-    const a = await ready(new RedisMailboxStore({ url: redis.url, log: (l) => logs.push(l) }));
+    let noticed = () => {};
+    const awayNoticed = new Promise<void>((resolve) => {
+      noticed = resolve;
+    });
+    const log = (line: string) => {
+      logs.push(line);
+      if (/redis unavailable/.test(line)) noticed();
+    };
+    const a = await ready(new RedisMailboxStore({ url: redis.url, log }));
     const b = await ready(new RedisMailboxStore({ url: redis.url, log: () => {} }));
     try {
       const c = conversation();
       await redis.kill();
       // Away: B's own listeners still hear it at once; A cannot yet.
       const atB = heard(b, c);
-      while (!logs.some((l) => /redis unavailable/.test(l))) await new Promise((r) => setTimeout(r, 10));
+      await awayNoticed;
       expect(await b.append(c, item("during-outage"))).toBe(true);
       expect((await atB).id).toBe("during-outage");
       expect((await b.after(c)).map((i) => i.id)).toEqual(["during-outage"]);

@@ -19,7 +19,7 @@ export function registerDoctor(program: Command): void {
     )
     .action(async (opts) => {
       const [{ diagnose, doctorText }, { loadConfig }] = await Promise.all([
-        import("../../config/doctor.js"),
+        import("../../surface/doctor.js"),
         import("../../config/load.js"),
       ]);
       let config: ResolvedConfig;

@@ -1,6 +1,9 @@
 import { setFlagsFromString } from "node:v8";
 import type { Command } from "commander";
 import type { ResolvedConfig } from "../../config/load.js";
+import type { Mailbox } from "../../session/mailbox.js";
+import type { StatusStore } from "../../store/open-store.js";
+import type { Websift } from "../../websift.js";
 import { EXIT, parseIntOption, websiftFromEnv } from "../runtime.js";
 
 export function registerMcp(program: Command): void {
@@ -66,12 +69,18 @@ Examples:
         return;
       }
       const setting = (key: string) => config.settings.find((s) => s.key === key)?.value;
-      const timeout = setting("timeout") as number | undefined;
+      // Settings are seconds; the server takes ms.
+      const ms = (key: string) => {
+        const seconds = setting(key) as number | undefined;
+        return seconds === undefined ? undefined : seconds * 1000;
+      };
+      const timeoutMs = ms("timeout");
       const serverOptions = {
         log,
-        timeoutMs: timeout ? timeout * 1000 : undefined,
-        deadlineSeconds: timeout,
-        waitSeconds: setting("mcpWaitSeconds") as number | undefined,
+        fetchTimeoutMs: timeoutMs,
+        researchTimeoutMs: timeoutMs,
+        lookupTimeoutMs: timeoutMs,
+        waitMs: ms("mcpWaitSeconds"),
       };
       if (!opts.http) {
         // The library loads while the server answers initialize; calls wait for it.
@@ -89,11 +98,13 @@ Examples:
       }
       const websift = await websiftFromEnv({ verbose: opts.verbose });
       const token = config.env.WEBSIFT_MCP_TOKEN || undefined;
+      const mailbox = await fleetMailbox(websift, config.env.WEBSIFT_REDIS_URL, log);
       let server: Awaited<ReturnType<typeof startMcpHttp>>;
       try {
         server = await startMcpHttp({
           ...serverOptions,
           websift,
+          mailbox,
           host: opts.host ?? (setting("mcpHost") as string | undefined),
           port: opts.port ?? (setting("mcpPort") as number | undefined),
           token,
@@ -102,6 +113,7 @@ Examples:
         });
       } catch (err) {
         log(err instanceof Error ? err.message : String(err));
+        await mailbox?.close();
         await websift.close();
         process.exitCode = EXIT.badInput;
         return;
@@ -109,12 +121,44 @@ Examples:
       log(`MCP server listening on ${server.url}${token ? " (bearer token required)" : ""}`);
       const stop = async () => {
         await server.close();
+        await mailbox?.close();
         await websift.close();
         process.exit(0);
       };
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
     });
+}
+
+/**
+ * Results owed to the server's conversations live in Redis when the store does (a fleet: a conversation's result
+ * is taken through any instance, and a stopped one's lookups land as failures from another), else in the server.
+ */
+async function fleetMailbox(
+  websift: Websift,
+  redisUrl: string | undefined,
+  log: (line: string) => void,
+): Promise<Mailbox | undefined> {
+  const url = redisUrl?.trim();
+  const backend = (websift.store as Partial<StatusStore>).status?.().backend;
+  if (backend !== "redis" || !url) return undefined;
+  const [{ Mailbox }, { RedisMailboxStore }] = await Promise.all([
+    import("../../session/mailbox.js"),
+    import("../../store/redis-mailbox.js"),
+  ]);
+  const store = new RedisMailboxStore({ url, log });
+  // Lookups owed before the store is connected would carry no lease, and a crash would lose them silently: wait
+  // for the first connection (bounded, so a Redis that is down starts the server degraded, not never).
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(done, 2000);
+    const stop = store.listen(() => {}, done);
+    function done() {
+      clearTimeout(timer);
+      stop();
+      resolve();
+    }
+  });
+  return new Mailbox({ store, log });
 }
 
 /** A comma-separated setting as a list. */

@@ -34,8 +34,18 @@ const JUNK_TAGS = new Set(
  */
 function isHeadingToggle(el: Element): boolean {
   if (el.name !== "button" || !isInside(el, HEADINGS)) return false;
-  // A disclosure button says what it opens; a heading's other buttons ("Copy link to this section") are controls.
-  return el.attribs["aria-expanded"] !== undefined || el.attribs["aria-controls"] !== undefined;
+  // A disclosure button says what it opens; a heading's other buttons ("Copy link to this section") are
+  // controls beside its words, while a button holding all of them is the heading itself (an accordion
+  // without ARIA attributes).
+  if (el.attribs["aria-expanded"] !== undefined || el.attribs["aria-controls"] !== undefined) return true;
+  const heading = closestHeading(el);
+  const words = collapseWhitespace(textContent(el));
+  return !!heading && words.length > 0 && words === collapseWhitespace(textContent(heading));
+}
+
+function closestHeading(el: Element): Element | undefined {
+  for (let a = el.parent; a && isTag(a); a = a.parent) if (HEADINGS.has(a.name)) return a;
+  return undefined;
 }
 
 const CHROME_ROLES = new Set(

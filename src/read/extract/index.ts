@@ -12,11 +12,15 @@ import { loadMathConverter } from "./math.js";
 import { documentTitle, readMetadata } from "./metadata.js";
 import { holdsOnlyFurniture } from "./no-content.js";
 import { type PageKind, pageKind } from "./page-kind.js";
+import { dropPosterStats } from "./poster-stats.js";
 import { dropOffProductSections } from "./product-sections.js";
 import { proselessItems } from "./proseless-items.js";
 import { pruneContent } from "./prune.js";
+import { dropRepeatedQuotes } from "./repeated-quotes.js";
+import { dropReplySubjects } from "./reply-subjects.js";
 import { revealServerView } from "./server-view.js";
 import { SETTINGS } from "./settings.js";
+import { hasStreamedContent, placeStreamedContent } from "./streamed-content.js";
 import { TextStatsIndex } from "./text-stats.js";
 import { dropTitleHeading } from "./title-heading.js";
 import { isUndeclaredListing } from "./undeclared-listing.js";
@@ -42,6 +46,8 @@ export async function extractMarkdown(html: string, url: string): Promise<Extrac
   const baseUrl = baseUrlOf(doc, url);
   const declaredTitle = documentTitle(doc);
   const kind = pageKind(doc, url);
+  const streamed = hasStreamedContent(html);
+  if (streamed) placeStreamedContent(doc);
   revealServerView(doc);
   if (holdsOnlyFurniture(doc)) return { ...meta, markdown: "", links: [] };
   let best = extract(doc, "strict", declaredTitle, kind);
@@ -50,6 +56,7 @@ export async function extractMarkdown(html: string, url: string): Promise<Extrac
   if (best.markdown.length < SETTINGS.minPrimaryChars) {
     const again = parseHtml(html);
     limitDepth(again);
+    if (streamed) placeStreamedContent(again);
     revealServerView(again);
     const loose = extract(again, "loose", declaredTitle, kind);
     if (loose.markdown.length > best.markdown.length * SETTINGS.looseOverPrimary) best = loose;
@@ -64,11 +71,17 @@ function extract(
   kind: PageKind,
 ): Rendered {
   cleanTree(doc, mode, kind === "forum");
+  if (kind === "forum") dropPosterStats(doc);
   const root =
     findFirst(doc, (el) => el.name === "body") ??
     findFirst(doc, (el) => el.name === "html") ??
     doc.children.find(isTag);
   const content = root ? mainContent(root, kind, mode) : { roots: [], listing: false };
+  // A reply's quote of a post shown above it says it a second time.
+  if (kind === "forum") {
+    dropRepeatedQuotes(content.roots);
+    dropReplySubjects(content.roots, title);
+  }
   // A product's name is the first fact about it, not a copy of the page's title to save tokens on.
   const roots = kind === "product" ? content.roots : dropTitleHeading(content.roots, title);
   const rendered = renderMarkdown(roots);

@@ -134,4 +134,18 @@ export const SETTINGS = {
   noContentMaxChars: 100,
   /** …unless its furniture holds a mostly unlinked paragraph this long: the page in a misnamed wrapper. */
   noContentProseChars: 120,
+
+  // ── Threads (poster-stats.ts) ──
+  /** A label on at least this many term/definition rows of a thread is a statistic printed beside every post. */
+  posterStatMinRows: 3,
+  /** A statistic's value is short ("Feb 8, 2023", "6,696", a town)… */
+  posterStatMaxChars: 60,
+  /** …and so is its label ("Joined", "Reaction score"). */
+  posterStatMaxLabelChars: 30,
+  /** A reply's quote is looked up in the thread above it as runs of this many words (repeated-quotes.ts)… */
+  quoteShingleWords: 5,
+  /** …when it has at least this many words (a short quote is a phrase the reply answers)… */
+  quoteMinWords: 8,
+  /** …and it repeats the thread when this share of its runs stands earlier on the page. */
+  quoteSeenShare: 0.6,
 } as const;

@@ -41,8 +41,7 @@ export const brave: Provider = {
   auto: { rank: 40 },
   keyEnv: ["BRAVE_API_KEY"],
   native: { region: true, language: true, safesearch: true, timeRange: true },
-  budgetMs: 5000,
-  configured: (env) => Boolean(env.BRAVE_API_KEY),
+  timeoutMs: 5000,
   async search(query, ctx, deadline) {
     const log = scrubbedLog(ctx.log, [ctx.env.BRAVE_API_KEY]);
     const answer = await keyedJson(

@@ -75,8 +75,7 @@ export const duckduckgoInstant: Provider = {
   paid: false,
   native: {},
   hosts: HOSTS,
-  budgetMs: 5000,
-  configured: () => true,
+  timeoutMs: 5000,
   async search(query, ctx, deadline): Promise<ProviderOutcome> {
     const url = engineUrl("duckduckgo-instant", HOSTS, "https://api.duckduckgo.com/");
     url.search = new URLSearchParams({

@@ -132,8 +132,7 @@ export const duckduckgo: Provider = {
   native: { region: true, safesearch: true, timeRange: true },
   cooldowns: "self",
   hosts: HOSTS,
-  budgetMs: 9000,
-  configured: () => true,
+  timeoutMs: 9000,
   readsFirst: (query) => ddgRegionOrder(query.region).map(ddgCooldownKey),
   async coolingOf(store) {
     const regions: string[] = [];

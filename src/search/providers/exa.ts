@@ -16,8 +16,7 @@ export const exa: Provider = {
   auto: { rank: 20 },
   keyEnv: ["EXA_API_KEY"],
   native: { timeRange: true, domains: 1200 },
-  budgetMs: 5000,
-  configured: (env) => Boolean(env.EXA_API_KEY),
+  timeoutMs: 5000,
   async search(query, ctx, deadline) {
     const answer = await keyedJson(
       {

@@ -28,7 +28,7 @@ export const geminiCli: Provider = {
   paid: false,
   needs: "the gemini command on PATH",
   native: {},
-  budgetMs: 20_000,
+  timeoutMs: 20_000,
   configured: (env) => findGeminiBinary(env) !== undefined,
   async search(query, ctx, deadline) {
     const bin = findGeminiBinary(ctx.env);

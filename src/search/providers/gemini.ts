@@ -21,8 +21,7 @@ export const gemini: Provider = {
   paid: true,
   keyEnv: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
   native: {},
-  budgetMs: 10_000,
-  configured: (env) => Boolean(geminiKey(env)),
+  timeoutMs: 10_000,
   async search(query, ctx, deadline) {
     const model = ctx.env.GEMINI_MODEL?.trim() || DEFAULT_GEMINI_MODEL;
     const log = scrubbedLog(ctx.log, [geminiKey(ctx.env)]);

@@ -20,8 +20,7 @@ export const perplexity: Provider = {
   keyEnv: ["PERPLEXITY_API_KEY"],
   native: { timeRange: true, domains: MAX_DOMAINS },
   // A model searches, reads and writes before answering: slower than a plain search API.
-  budgetMs: 10_000,
-  configured: (env) => Boolean(env.PERPLEXITY_API_KEY),
+  timeoutMs: 10_000,
   async search(query, ctx, deadline) {
     const answer = await keyedJson(
       {

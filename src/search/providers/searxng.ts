@@ -20,7 +20,7 @@ export const searxng: Provider = {
   keyEnv: ["SEARXNG_URL"],
   native: { language: true, safesearch: true, timeRange: true },
   // SearXNG waits on scraped engines itself, so it gets a scraped engine's budget.
-  budgetMs: 9000,
+  timeoutMs: 9000,
   configured: (env) => Boolean(env.SEARXNG_URL?.trim()),
   async search(query, ctx, deadline) {
     const url = searxngUrl(query, ctx.env);

@@ -15,8 +15,7 @@ export const tavily: Provider = {
   auto: { rank: 30 },
   keyEnv: ["TAVILY_API_KEY"],
   native: { timeRange: true, domains: 300 },
-  budgetMs: 5000,
-  configured: (env) => Boolean(env.TAVILY_API_KEY),
+  timeoutMs: 5000,
   async search(query, ctx, deadline) {
     const answer = await keyedJson(
       {

@@ -204,8 +204,7 @@ export const wikipedia: Provider = {
   auto: { rank: 90 },
   native: { language: true },
   hosts: HOSTS,
-  budgetMs: 5000,
-  configured: () => true,
+  timeoutMs: 5000,
   async search(query, ctx, deadline): Promise<ProviderOutcome> {
     const lang = wikipediaLanguage(query);
     let found = await lookup(lang, query.query, ctx, deadline);

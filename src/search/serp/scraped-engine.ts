@@ -5,7 +5,7 @@ import { fetchSerp } from "./fetch-serp.js";
 import type { SerpParse } from "./outcome.js";
 
 /** A scraped engine waits on a whole result page, often behind a slow edge: more than an API's 5 s. */
-const SCRAPED_BUDGET_MS = 9000;
+const SCRAPED_TIMEOUT_MS = 9000;
 
 /** What tells one scraped engine from another: where its result page is, how it is asked, how it is read. */
 export interface ScrapedEngineSpec {
@@ -29,8 +29,7 @@ export function scrapedEngine(spec: ScrapedEngineSpec): Provider {
     ...(spec.auto ? { auto: spec.auto } : {}),
     native: spec.native,
     hosts: spec.hosts,
-    budgetMs: SCRAPED_BUDGET_MS,
-    configured: () => true,
+    timeoutMs: SCRAPED_TIMEOUT_MS,
     search(query, ctx, deadline) {
       const url = engineUrl(spec.name, spec.hosts, spec.endpoint);
       const options = spec.request(query, url);

@@ -2,10 +2,11 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { z } from "zod";
 import { readWebAbility, writeWebAbility } from "../../config/abilities.js";
 import { updateConfigFile } from "../../config/config-file.js";
-import { providerHealth } from "../../config/doctor.js";
 import { readEnvFile, validEnvValue, writeEnvVariable } from "../../config/env-file.js";
 import { ConfigError } from "../../config/load.js";
 import { SETTINGS } from "../../config/schema.js";
+import { type Provider, providerTimeoutMs } from "../../search/provider.js";
+import { providerHealth } from "../../surface/doctor.js";
 import type { ServeContext } from "../context.js";
 
 /** The settings Settings → Web edits: each one takes effect on the next call after a save. */
@@ -20,14 +21,17 @@ export const WEB_SETTINGS = [
   "enablePaid",
 ] as const;
 
-/** Keys the page may write to `.env`; nothing else can be named. */
-export const KEYS: Readonly<Record<string, string>> = {
-  brave: "BRAVE_API_KEY",
-  tavily: "TAVILY_API_KEY",
-  exa: "EXA_API_KEY",
-  perplexity: "PERPLEXITY_API_KEY",
-  gemini: "GEMINI_API_KEY",
-};
+/**
+ * Keys the page may write to `.env`, as the providers declare them (`keyEnv`, the first name is the one written);
+ * nothing else can be named. A self-hosted engine's `keyEnv` is its URL, a setting of the Web tab, not a key.
+ */
+export function keyedProviders(
+  providers: readonly Provider[],
+): { name: string; keyEnv: readonly string[] }[] {
+  return providers
+    .filter((p) => (p.kind === "keyed" || p.kind === "model") && p.keyEnv?.length)
+    .map((p) => ({ name: p.name, keyEnv: p.keyEnv as readonly string[] }));
+}
 
 const specOf = (key: string) => SETTINGS.find((s) => s.key === key);
 
@@ -81,8 +85,9 @@ export function registerAdmin(app: FastifyInstance, ctx: ServeContext): void {
   });
 
   app.put<{ Params: { name: string } }>("/v1/admin/keys/:name", async (request, reply) => {
-    const env = keyEnv(request.params.name);
-    if (!env) return bad(reply, unknownKey(request.params.name));
+    const names = keyEnv(ctx, request.params.name);
+    if (!names) return bad(reply, unknownKey(ctx, request.params.name));
+    const env = names[0];
     const body = keyBody.safeParse(request.body);
     if (!body.success || !validEnvValue(body.data.value))
       return bad(reply, "the key must be 8 to 512 letters, digits or . _ ~ + / = : -");
@@ -93,11 +98,11 @@ export function registerAdmin(app: FastifyInstance, ctx: ServeContext): void {
     return { keys: keys(ctx) };
   });
   app.delete<{ Params: { name: string } }>("/v1/admin/keys/:name", async (request, reply) => {
-    const env = keyEnv(request.params.name);
-    if (!env) return bad(reply, unknownKey(request.params.name));
-    writeEnvVariable(ctx.envPath, env, undefined);
-    // Gemini's key may be in .env under its other name, which the page also shows as set.
-    if (env === "GEMINI_API_KEY") writeEnvVariable(ctx.envPath, "GOOGLE_API_KEY", undefined);
+    const names = keyEnv(ctx, request.params.name);
+    if (!names) return bad(reply, unknownKey(ctx, request.params.name));
+    const env = names[0];
+    // A key may be in .env under another of its names (Gemini's GOOGLE_API_KEY), which the page shows as set too.
+    for (const name of names) writeEnvVariable(ctx.envPath, name, undefined);
     const failed = await reloaded(ctx);
     if (failed) return bad(reply, failed);
     ctx.log(`dashboard: ${env} removed from ${ctx.envPath}`);
@@ -107,12 +112,13 @@ export function registerAdmin(app: FastifyInstance, ctx: ServeContext): void {
   app.get("/v1/admin/health", async () => health(ctx));
 }
 
-function keyEnv(name: string): string | undefined {
-  return Object.hasOwn(KEYS, name) ? KEYS[name] : undefined;
+function keyEnv(ctx: ServeContext, name: string): readonly string[] | undefined {
+  return keyedProviders(ctx.websift().providers).find((p) => p.name === name)?.keyEnv;
 }
 
-function unknownKey(name: string): string {
-  return `unknown key "${name.slice(0, 40)}" (known: ${Object.keys(KEYS).join(", ")})`;
+function unknownKey(ctx: ServeContext, name: string): string {
+  const known = keyedProviders(ctx.websift().providers).map((p) => p.name);
+  return `unknown key "${name.slice(0, 40)}" (known: ${known.join(", ")})`;
 }
 
 /** Reloads; a configuration mistake elsewhere (a bad line in .env) is the reason to show, and the old instance runs on. */
@@ -163,7 +169,9 @@ function settings(ctx: ServeContext) {
       };
     }),
     budgets: config.budgets,
-    providers: ctx.websift().providers.map((p) => ({ name: p.name, paid: p.paid, budgetMs: p.budgetMs })),
+    providers: ctx
+      .websift()
+      .providers.map((p) => ({ name: p.name, paid: p.paid, budgetMs: providerTimeoutMs(p) })),
     keys: keys(ctx),
   };
 }
@@ -172,12 +180,11 @@ function settings(ctx: ServeContext) {
 function keys(ctx: ServeContext) {
   const config = ctx.config();
   const inFile = readEnvFile(ctx.envPath);
-  return Object.entries(KEYS).map(([name, env]) => {
-    const s =
-      config.settings.find((x) => x.env === env && x.value !== undefined) ??
-      (name === "gemini" ? config.settings.find((x) => x.env === "GOOGLE_API_KEY") : undefined);
-    const set = s?.value !== undefined;
-    const fromProcess = set && s?.envOrigin === "process";
+  return keyedProviders(ctx.websift().providers).map(({ name, keyEnv: names }) => {
+    const env = names[0];
+    const setAs = names.find((n) => config.env[n]);
+    const set = setAs !== undefined;
+    const fromProcess = set && config.origin(setAs) === "process";
     return {
       name,
       env,

@@ -430,6 +430,20 @@ describe("page kinds: rules", () => {
     expect(markdown).toContain("### Do you deliver on Sundays?\n\nYes, between ten and four");
   });
 
+  it("keeps a button that is all of its heading's text (an accordion without ARIA attributes)", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<main><p>${PROSE}</p><h3 class="acc-heading"><button class="acc-button"><span>Do you pack fragile things?</span></button></h3>` +
+          `<div><p>Yes: glass, paintings and instruments travel in crates of their own.</p></div>` +
+          `<nav><button aria-expanded="false">Products</button></nav><button class="close">Close</button><p>${PROSE}</p></main>`,
+      ),
+      "https://example.org/moving",
+    );
+    expect(markdown).toContain("### Do you pack fragile things?");
+    expect(markdown).not.toContain("Close");
+    expect(markdown).not.toContain("Products");
+  });
+
   it("drops a heading's other buttons: a 'copy link' control is not the heading's text", async () => {
     const { markdown } = await extractMarkdown(
       page(

@@ -51,3 +51,91 @@ describe("forum threads: replies in comment-named markup", () => {
     expect(blog.markdown).not.toContain("Reply 1:");
   });
 });
+
+describe("forum threads: the statistics beside every post", () => {
+  const xenforo = (who: string, joined: string, posts: string, own = "") =>
+    `<article class="message"><div class="message-user"><h4 class="name">${who}</h4>` +
+    `<div class="extras"><dl class="pairs"><dt>Joined</dt><dd>${joined}</dd></dl><dl class="pairs"><dt>Messages</dt><dd>${posts}</dd></dl></div></div>` +
+    `<div class="message-main"><p>${QUESTION}</p>${own}</div></article>`;
+  const fluxbb = (who: string, since: string) =>
+    `<div class="blockpost"><div class="postleft"><dl><dt><strong>${who}</strong></dt><dd><span>Registered: ${since}</span></dd><dd><span>Posts: 98</span></dd></dl></div>` +
+    `<div class="postright"><p>${QUESTION}</p></div></div>`;
+
+  it("drops a label repeated on a row beside each post (join date, post count) and keeps the posts", async () => {
+    const specs = "<dl><dt>Backup tool</dt><dd>restic 0.16</dd><dt>Proxy</dt><dd>nginx 1.24</dd></dl>";
+    const { markdown } = await extractMarkdown(
+      page(
+        `<main><h1>Backups stop half way</h1>${xenforo("linc", "Feb 8, 2023", "6,696", specs)}` +
+          `${xenforo("k17", "Aug 21, 2013", "11,358")}${xenforo("mcrouse", "Mar 2, 2019", "5")}</main>`,
+      ),
+      "https://forum.example.org/threads/backups-stop-half-way.973407/",
+    );
+    expect(markdown).not.toContain("Joined");
+    expect(markdown).not.toContain("6,696");
+    expect(markdown).toContain("every nightly backup");
+    // A post's own definition list says its labels once.
+    expect(markdown).toContain("restic 0.16");
+    const flux = await extractMarkdown(
+      page(
+        `<main>${fluxbb("archuser38013", "2024-01-27")}${fluxbb("seth", "2012-09-03")}${fluxbb("archuser38013", "2024-01-27")}</main>`,
+      ),
+      "https://bbs.example.org/viewtopic.php?id=298271",
+    );
+    expect(flux.markdown).not.toContain("Registered");
+    expect(flux.markdown).toContain("every nightly backup");
+  });
+});
+
+describe("forum threads: a reply's quote of a post above it", () => {
+  const post = (who: string, body: string) =>
+    `<article class="message"><div class="message-main"><span class="username">${who}</span><div class="bbWrapper">${body}</div></div></article>`;
+  const quote = (who: string, text: string) =>
+    `<blockquote class="bbCodeBlock--quote"><div class="bbCodeBlock-title">${who} said:</div><div>${text}</div></blockquote>`;
+  const ANSWER =
+    "Raise the proxy's read timeout to two hours and the copy finishes, the tool itself has no limit of its own.";
+
+  it("drops a quote whose words stand earlier in the thread, keeps a quote of what the page does not show", async () => {
+    const source =
+      "The backup tool stops after forty minutes whenever the upstream proxy closes an idle connection on its side.";
+    const { markdown } = await extractMarkdown(
+      page(
+        `<main><h1>Backups stop half way</h1>${post("linc", `<p>${QUESTION}</p>`)}` +
+          post("k17", `${quote("linc", QUESTION)}<p>${ANSWER}</p>`) +
+          post(
+            "mcrouse",
+            `${quote("the manual", source)}<p>${ANSWER} Confirmed here as well, on two servers.</p>`,
+          ) +
+          "</main>",
+      ),
+      "https://forum.example.org/threads/backups-stop-half-way.973407/",
+    );
+    expect(markdown.split("every nightly backup").length - 1).toBe(1);
+    expect(markdown).toContain(source);
+    expect(markdown).toContain("Confirmed here as well");
+  });
+
+  it("leaves an article's quotes alone", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<article><h1>Backups</h1><p>${QUESTION}</p><blockquote><p>${QUESTION}</p></blockquote><p>${ANSWER}</p></article>`,
+      ),
+      "https://blog.example.org/2024/backups-stop-half-way",
+    );
+    expect(markdown.split("every nightly backup").length - 1).toBe(2);
+  });
+});
+
+describe("forum threads: a reply's subject line", () => {
+  it("drops a post heading that repeats the thread's title behind 'Re:', keeps the title and other headings", async () => {
+    const post = (subject: string) =>
+      `<div class="post"><h3><a href="#p1">${subject}</a></h3><div class="content"><p>${QUESTION}</p></div></div>`;
+    const { markdown } = await extractMarkdown(
+      `<!doctype html><html><head><title>Backups stop half way - Example Forums</title></head><body><main>` +
+        `${post("Backups stop half way")}${post("Re: Backups stop half way")}${post("Re: Backups stop half way")}${post("Restic works for us")}</main></body></html>`,
+      "https://forum.example.org/viewtopic.php?t=361697",
+    );
+    expect(markdown).not.toContain("Re: Backups");
+    expect(markdown).toContain("Restic works for us");
+    expect(markdown.split("every nightly backup").length - 1).toBe(4);
+  });
+});

@@ -50,7 +50,7 @@ describe("read: rendering a JS shell in real Chromium", { timeout: 90_000 }, () 
     routeShell();
     const page = await read(
       `http://${SITE}/story`,
-      { render: "auto", deadline: 60_000 },
+      { render: "auto", timeoutMs: 60_000 },
       { ...h.ctx(), renderer },
     );
     expect(page).toMatchObject({ status: "ok", source: "rendered", title: "Harbour app" });
@@ -81,7 +81,7 @@ describe("read: rendering a JS shell in real Chromium", { timeout: 90_000 }, () 
     );
     const page = await read(
       `http://${SITE}/plain`,
-      { render: "always", deadline: 60_000 },
+      { render: "always", timeoutMs: 60_000 },
       { ...h.ctx(), renderer },
     );
     expect(page.source).toBe("rendered");
@@ -100,7 +100,7 @@ describe("read: rendering a JS shell in real Chromium", { timeout: 90_000 }, () 
     );
     const page = await read(
       `http://${SITE}/hours`,
-      { render: "auto", deadline: 60_000 },
+      { render: "auto", timeoutMs: 60_000 },
       { ...h.ctx(), renderer },
     );
     expect(page).toMatchObject({ status: "ok", source: "extracted-html" });
@@ -121,7 +121,7 @@ describe("read: rendering a JS shell in real Chromium", { timeout: 90_000 }, () 
     );
     const page = await read(
       `http://${SITE}/broken`,
-      { render: "auto", deadline: 60_000 },
+      { render: "auto", timeoutMs: 60_000 },
       { ...h.ctx(), renderer },
     );
     expect(page).toMatchObject({ status: "unsupported", error: { code: "needs_javascript" } });

@@ -287,7 +287,7 @@ describe("read: failures are values", () => {
 
   it("times out as a value", async () => {
     h.sim.route(SITE, "/slow", { ...html(article("Slow", PARAGRAPHS)), delayMs: 2000 });
-    const page = await read(`https://${SITE}/slow`, { render: "never", deadline: 300 }, h.ctx());
+    const page = await read(`https://${SITE}/slow`, { render: "never", timeoutMs: 300 }, h.ctx());
     expect(page).toMatchObject({ status: "timeout", markdown: "" });
   });
 });

@@ -30,7 +30,7 @@ function engine(name: string, extra: Partial<Provider>, hits = 5): Provider {
     kind: "keyless",
     paid: false,
     native: {},
-    budgetMs: 1000,
+    timeoutMs: 1000,
     configured: () => true,
     async search(query): Promise<ProviderOutcome> {
       if (hits === 0) return { status: "empty" };

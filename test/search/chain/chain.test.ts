@@ -226,7 +226,7 @@ describe("search chain: budgets", () => {
     const res = await searchChain(
       "javascript tutorial",
       { cache: false },
-      chain({}, { budgets: { duckduckgo: 400 } }),
+      chain({}, { providerTimeoutMs: { duckduckgo: 400 } }),
     );
     const ddg = res.attempted.find((a) => a.provider === "duckduckgo");
     expect(ddg?.status).toBe("timeout");

@@ -22,7 +22,7 @@ function answering(): Provider & { seen: Deadline[] } {
     auto: { rank: 60, group: "keyless", lead: { thinBelow: 3 } },
     native: {},
     cooldowns: "self",
-    budgetMs: 5000,
+    timeoutMs: 5000,
     configured: () => true,
     seen,
     async search(query, _ctx, deadline) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Deadline } from "../../../src/core/deadline.js";
-import type { ProviderQuery } from "../../../src/search/provider.js";
+import { type ProviderQuery, providerConfigured } from "../../../src/search/provider.js";
 import { brave, braveIntervalMs, parseBraveResponse } from "../../../src/search/providers/brave.js";
 import { MemoryStore } from "../../../src/store/store.js";
 import { fixtureJson, fixtureText, type Harness, json, startHarness } from "./harness.js";
@@ -150,8 +150,8 @@ describe("brave through the simulated web", () => {
     const out = await brave.search(q(), h.ctx({}), Deadline.after(1000));
     expect(out.status).toBe("disabled");
     expect(h.sim.requests).toHaveLength(0);
-    expect(brave.configured({})).toBe(false);
-    expect(brave.configured({ BRAVE_API_KEY: KEY })).toBe(true);
+    expect(providerConfigured(brave, {})).toBe(false);
+    expect(providerConfigured(brave, { BRAVE_API_KEY: KEY })).toBe(true);
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Deadline } from "../../../src/core/deadline.js";
-import type { ProviderQuery } from "../../../src/search/provider.js";
+import { type ProviderQuery, providerConfigured } from "../../../src/search/provider.js";
 import { parseSearxngResponse, searxng, searxngUrl } from "../../../src/search/providers/searxng.js";
 import { fixtureJson, fixtureText, type Harness, json, startHarness } from "./harness.js";
 
@@ -78,7 +78,8 @@ describe("searxngUrl", () => {
     expect(searxngUrl(q(), {})).toMatchObject({ status: "disabled" });
     expect(searxngUrl(q(), { SEARXNG_URL: "ftp://x.test" })).toMatchObject({ code: "bad_config" });
     expect(searxngUrl(q(), { SEARXNG_URL: "not a url" })).toMatchObject({ code: "bad_config" });
-    expect(searxng.configured({ SEARXNG_URL: "" })).toBe(false);
+    expect(providerConfigured(searxng, { SEARXNG_URL: "" })).toBe(false);
+    expect(providerConfigured(searxng, { SEARXNG_URL: "  " })).toBe(false);
   });
 });
 

@@ -87,7 +87,7 @@ export function checkRequest(req: IncomingMessage, config: HttpGuardConfig): Gua
   const origin = req.headers.origin;
   if (origin !== undefined && !config.origins.includes(origin.toLowerCase()))
     return { ok: false, status: 403, reason: "Origin not allowed (add it with --allow-origin)" };
-  if (config.token !== undefined && !bearerMatches(req.headers.authorization, config.token))
+  if (config.token !== undefined && !sameToken(bearerToken(req.headers.authorization), config.token))
     return { ok: false, status: 401, reason: "missing or wrong bearer token" };
   return { ok: true };
 }
@@ -99,10 +99,15 @@ export const MISSING_TOKEN =
 /** For a 401: the scheme, and the reason in RFC 6750's attributes (ASCII, no quotes inside). */
 export const WWW_AUTHENTICATE = `Bearer realm="websift", error="invalid_token", error_description="${MISSING_TOKEN.replace(/'/g, "")}"`;
 
-function bearerMatches(header: string | undefined, token: string): boolean {
-  const m = /^Bearer\s+(.+)$/i.exec(header ?? "");
-  if (!m?.[1]) return false;
-  const given = Buffer.from(m[1].trim());
-  const want = Buffer.from(token);
-  return given.length === want.length && timingSafeEqual(given, want);
+/** The token of an `Authorization: Bearer <token>` header, trimmed; undefined without one. */
+export function bearerToken(header: string | undefined): string | undefined {
+  return /^Bearer\s+(.+)$/i.exec(header ?? "")?.[1]?.trim();
+}
+
+/** Whether a token given matches the one wanted, in time that does not depend on the tokens' content. */
+export function sameToken(given: string | undefined, want: string): boolean {
+  if (given === undefined) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(want);
+  return a.length === b.length && timingSafeEqual(a, b);
 }

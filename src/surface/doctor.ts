@@ -1,13 +1,19 @@
+import { maskedValue, type ResolvedConfig } from "../config/load.js";
 import { Deadline } from "../core/deadline.js";
 import type { Failure, Status } from "../core/status.js";
 import { proxyEnvFrom, proxyFor } from "../net/proxy.js";
 import { CHROMIUM_PATH, chromiumAvailable } from "../read/guarded-browser.js";
 import { paidUnfrozen } from "../search/chain.js";
 import { unreachable } from "../search/failure-summary.js";
-import type { Provider, ProviderContext, ProviderOutcome } from "../search/provider.js";
+import {
+  type Provider,
+  type ProviderContext,
+  type ProviderOutcome,
+  providerConfigured,
+  providerTimeoutMs,
+} from "../search/provider.js";
 import { recordFailure, suspendedUntil } from "../search/suspension.js";
 import type { Websift } from "../websift.js";
-import { maskedValue, type ResolvedConfig } from "./load.js";
 
 export interface ProviderHealth {
   name: string;
@@ -140,13 +146,13 @@ export async function liveCanaries(
     log: () => {},
     settings: { ...config.toWebsiftConfig().settings, ...settings },
   };
-  const engines = websift.providers.filter((p) => p.kind === "keyless" && p.configured(config.env));
+  const engines = websift.providers.filter((p) => p.kind === "keyless" && providerConfigured(p, config.env));
   return Promise.all(engines.map((p) => canary(p, ctx)));
 }
 
 async function canary(provider: Provider, ctx: ProviderContext): Promise<EngineCanary> {
   const t0 = Date.now();
-  const deadline = Deadline.after(Math.min(CANARY_MS, provider.budgetMs + 1000));
+  const deadline = Deadline.after(Math.min(CANARY_MS, providerTimeoutMs(provider) + 1000));
   const outcome: ProviderOutcome = await provider
     .search({ query: CANARY_QUERY, limit: 5 }, ctx, deadline)
     .catch((err) => ({
@@ -201,7 +207,7 @@ export async function providerHealth(
   for (const p of websift.providers) {
     const health: ProviderHealth = {
       name: p.name,
-      configured: p.configured(env),
+      configured: providerConfigured(p, env),
       paid: p.paid,
       frozen: p.paid && !unfrozen,
     };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Deadline } from "../core/deadline.js";
+import { callDeadline } from "../core/call-budget.js";
 import { oneLine } from "../core/one-line.js";
 import { type Attempt, FAILURES } from "../core/status.js";
 import { modelSafe } from "../ground/fence.js";
@@ -23,7 +23,7 @@ export interface ToolRun {
   signal?: AbortSignal;
   /** One short line per step of a long call. */
   progress?: (message: string) => void;
-  /** Total budget of a web_fetch, in ms (search and answer use the instance's own budget). */
+  /** This call's whole budget in ms: web_fetch 20 s and web_research 120 s by default; search and answer use the instance's. */
   timeoutMs?: number;
 }
 
@@ -104,7 +104,7 @@ export const webFetch: WebTool<typeof fetchInput> = {
   output: VIEW_SHAPES.fetch,
   async run(websift, args, run) {
     run.progress?.(readingLine(args.url));
-    const deadline = Deadline.fromSignal(run.signal, run.timeoutMs ?? 20_000);
+    const deadline = callDeadline(run, 20_000);
     const page = await websift.read(args.url, { ...readOptionsOf(args), deadline });
     return pageView(args.url, page);
   },
@@ -162,7 +162,7 @@ export const webResearch: WebTool<typeof researchInput> = {
   async run(websift, args, run) {
     const result = await websift.research(args.question, {
       maxHops: args.max_hops,
-      deadline: Deadline.fromSignal(run.signal, run.timeoutMs ?? 120_000),
+      deadline: callDeadline(run, 120_000),
       onProgress: run.progress,
     });
     const structured: ModelView = { status: result.status, text: result.envelope };
