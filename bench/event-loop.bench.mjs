@@ -132,7 +132,9 @@ const inline = [];
 const looking = [];
 const cached = ctx();
 await Promise.all(
-  pages.map((_, i) => read(`http://pages.example.com/p/${i}`, { render: "never", deadline: 60_000 }, cached)),
+  pages.map((_, i) =>
+    read(`http://pages.example.com/p/${i}`, { render: "never", timeoutMs: 60_000 }, cached),
+  ),
 );
 let statuses = new Set();
 for (let r = 0; r < ROUNDS; r++) {
@@ -141,7 +143,7 @@ for (let r = 0; r < ROUNDS; r++) {
       const c = ctx();
       const got = await Promise.all(
         pages.map((_, i) =>
-          read(`http://pages.example.com/p/${i}`, { render: "never", deadline: 60_000 }, c),
+          read(`http://pages.example.com/p/${i}`, { render: "never", timeoutMs: 60_000 }, c),
         ),
       );
       statuses = new Set([...statuses, ...got.map((g) => g.status)]);
@@ -159,7 +161,7 @@ for (let r = 0; r < ROUNDS; r++) {
         pages.map((_, i) =>
           read(
             `http://pages.example.com/p/${i}`,
-            { render: "never", deadline: 60_000, lookingFor: "storm granite" },
+            { render: "never", timeoutMs: 60_000, lookingFor: "storm granite" },
             cached,
           ),
         ),

@@ -125,7 +125,14 @@ export const SIZE_OPTIONS = options({
 const seconds = z
   .number({ error: "must be a number of seconds" })
   .min(0, { error: "must be 0 seconds or more" });
+const milliseconds = z
+  .number({ error: "must be a number of milliseconds" })
+  .min(0, { error: "must be 0 milliseconds or more" });
 export const SESSION_OPTIONS = options({
+  waitMs: z
+    .union([milliseconds, callback], { error: "must be a number of milliseconds or a function" })
+    .optional(),
+  lookupTimeoutMs: milliseconds.optional(),
   waitSeconds: z
     .union([seconds, callback], { error: "must be a number of seconds or a function" })
     .optional(),

@@ -46,7 +46,7 @@ export interface AnswerDeps {
   read: (maxChars: number, lookingFor: string) => ReadFn;
   /** A real-time route (browser, Gemini): any failure falls through to the normal pipeline. */
   route?: (route: Route, query: string, deadline: Deadline) => Promise<AnswerResult | undefined>;
-  cascadeCapMs?: number;
+  cascadeTimeoutMs?: number;
   /** false: the operator turned the Wikipedia fallback off. */
   wikipedia?: boolean;
 }
@@ -171,7 +171,7 @@ async function answerQuery(
       search.results.slice(0, 3),
       deps.read(maxChars, q),
       deadline,
-      deps.cascadeCapMs ?? 8000,
+      deps.cascadeTimeoutMs ?? 8000,
       (url, a) => progress(progressLine.read(url, a)),
     );
     attempts.push(...result.attempts);

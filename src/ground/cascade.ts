@@ -33,10 +33,10 @@ export function cascade(
   candidates: CascadeCandidate[],
   read: ReadFn,
   deadline: Deadline,
-  capMs: number,
+  timeoutMs: number,
   onRead?: (url: string, attempt: Attempt) => void,
 ): Promise<CascadeResult> {
-  const cap = deadline.child(capMs);
+  const cap = deadline.child(timeoutMs);
   const attempts: Attempt[] = [];
   const verdicts: (ReadPage | null | undefined)[] = candidates.map(() => undefined);
   return new Promise((resolve) => {

@@ -82,8 +82,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
   const times = timesOf(options);
   // Each client is a conversation of its own session; what lands for it lives in that session's mailbox.
   const session = createSession(progress.around(options.websift, times.fetchTimeoutMs), {
-    waitSeconds: times.waitMs / 1000,
-    deadlineSeconds: times.lookupTimeoutMs / 1000,
+    waitMs: times.waitMs,
+    lookupTimeoutMs: times.lookupTimeoutMs,
     maxConcurrent: maxConcurrentCalls,
     mailbox: options.mailbox,
   });

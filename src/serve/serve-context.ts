@@ -25,7 +25,7 @@ export interface ServeContextOptions {
   overrides?: Partial<WebsiftConfig>;
   /** Shared state; opened from the config (sqlite, or redis with WEBSIFT_REDIS_URL) when absent. */
   store?: StatusStore;
-  /** deadlineSeconds, maxConcurrent of the conversation session; waitSeconds wins over the config's. */
+  /** lookupTimeoutMs, maxConcurrent of the conversation session; waitMs wins over the config's waitSeconds. */
   session?: Omit<SessionOptions, "onLanded" | "mailbox">;
   /** How often this instance looks for lookups of stopped instances (default 1 s), and their heartbeat. */
   mailbox?: { reapEveryMs?: number; aliveMs?: number; heartbeatMs?: number };
@@ -177,7 +177,9 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
     },
     {
       // Read on every turn, so the wait set in the dashboard applies after its reload without a new session.
-      waitSeconds: () => current.config.waitSeconds,
+      ...(options.session?.waitMs === undefined && options.session?.waitSeconds === undefined
+        ? { waitMs: () => secondsToMs(current.config.waitSeconds) }
+        : {}),
       // One session serves every client of the service: the library default of 3 running lookups is one
       // conversation's, and would let three slow reads from one client queue everybody else's.
       maxConcurrent: SERVICE_LOOKUPS,
@@ -259,3 +261,5 @@ function keepOpen(store: StatusStore): Store & { status: StatusStore["status"] }
     close: async () => {},
   };
 }
+
+const secondsToMs = (seconds: number | undefined) => (seconds === undefined ? undefined : seconds * 1000);

@@ -35,10 +35,10 @@ export function failedLookup(
   return failedRead(subject, failure);
 }
 
-export const pastDeadline = (seconds: number): Failure => ({
+export const pastDeadline = (ms: number): Failure => ({
   status: "timeout",
   code: "deadline",
-  message: `the lookup took longer than ${seconds} s and was stopped`,
+  message: `the lookup took longer than ${ms / 1000} s and was stopped`,
 });
 
 export const sessionClosed: Failure = {

@@ -12,7 +12,7 @@ export type LookupCall = (signal: AbortSignal, ms: number) => Promise<LookupResu
 
 // The session owns each lookup's budget and signal: a call gets them here, never from the caller's turn.
 export type LookupSearchOptions = Omit<SearchOptions, "signal" | "deadline" | "timeoutMs" | "onAttempt">;
-export type LookupReadOptions = Omit<ReadOptions, "deadline">;
+export type LookupReadOptions = Omit<ReadOptions, "deadline" | "timeoutMs">;
 export type LookupAnswerOptions = Omit<AnswerOptions, "signal" | "timeoutMs" | "onProgress">;
 
 export function searchCall(websift: SessionWebsift, query: string, options: LookupSearchOptions): LookupCall {

@@ -29,7 +29,8 @@ export interface LookupsOptions {
   clock: Clock;
   /** How long a turn waits, asked on every turn. */
   waitMs: () => number;
-  deadlineSeconds: number;
+  /** A lookup's whole budget, counted from its ask. */
+  lookupTimeoutMs: number;
   maxConcurrent: number;
   /** Where a lookup owed to a conversation lands. */
   mailbox: Mailbox;
@@ -191,14 +192,14 @@ export class Lookups {
   }
 
   private begin(key: string, kind: LookupKind, subject: string, call: LookupCall): Lookup {
-    const { deadlineSeconds } = this.options;
+    const { lookupTimeoutMs } = this.options;
     const askedAt = this.clock.now();
     const lookup: Lookup = {
       key,
       kind,
       subject,
       askedAt,
-      deadlineAt: askedAt + deadlineSeconds * 1000,
+      deadlineAt: askedAt + lookupTimeoutMs,
       state: "queued",
       tickets: new Map(),
       controller: new AbortController(),
@@ -207,10 +208,10 @@ export class Lookups {
       deadlineTimer: undefined,
     };
     this.inFlight.set(key, lookup);
-    // The deadline counts from the ask, queueing included: nobody waits longer than deadlineSeconds for a landing.
+    // The deadline counts from the ask, queueing included: nobody waits longer than lookupTimeoutMs for a landing.
     lookup.deadlineTimer = this.clock.setTimeout(
-      () => this.land(lookup, failedLookup(kind, subject, pastDeadline(deadlineSeconds)), "deadline"),
-      deadlineSeconds * 1000,
+      () => this.land(lookup, failedLookup(kind, subject, pastDeadline(lookupTimeoutMs)), "deadline"),
+      lookupTimeoutMs,
     );
     lookup.withdraw = this.slots.enter(() => this.run(lookup));
     return lookup;

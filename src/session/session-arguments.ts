@@ -38,7 +38,14 @@ export function checkAsk(
   }
 }
 
-/** A session's time setting: a number of seconds, 0 or more. */
+/** A session's time: a number of milliseconds, 0 or more. */
+export function milliseconds(value: number, name: string): number {
+  if (!Number.isFinite(value) || value < 0)
+    throw new RangeError(`${name} must be a number of milliseconds, 0 or more`);
+  return value;
+}
+
+/** A session's time in a deprecated spelling: a number of seconds, 0 or more. */
 export function seconds(value: number, name: string): number {
   if (!Number.isFinite(value) || value < 0)
     throw new RangeError(`${name} must be a number of seconds, 0 or more`);

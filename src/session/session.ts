@@ -1,4 +1,5 @@
 import { CONVERSATION_ID, checkArgument, SESSION_OPTIONS, TURN_OPTIONS } from "../arguments.js";
+import { warnRenamedOption } from "../core/deprecation.js";
 import type { AnswerResult } from "../ground/answer.js";
 import type { ReadResult } from "../read/read.js";
 import type { SearchResponse } from "../search/chain.js";
@@ -16,7 +17,7 @@ import {
 } from "./lookup-calls.js";
 import { Lookups } from "./lookups.js";
 import { Mailbox } from "./mailbox.js";
-import { checkAsk, seconds } from "./session-arguments.js";
+import { checkAsk, milliseconds, seconds } from "./session-arguments.js";
 import { createWebMemory, rememberLookup } from "./web-memory.js";
 
 export type { InFlightLookup, InTurn, Landing, LookupResult, PendingLookup } from "./landing.js";
@@ -33,8 +34,19 @@ export type SessionReadOptions = LookupReadOptions & TurnOptions;
 export type SessionAnswerOptions = LookupAnswerOptions & TurnOptions;
 
 export interface SessionOptions {
-  /** A function is asked on every turn: the operator's setting may change while the session lives. */
+  /**
+   * How long a turn waits for its lookup before going on with "pending", in ms (default 3 s). A function is
+   * asked on every turn: the operator's setting may change while the session lives.
+   */
+  waitMs?: number | (() => number | undefined);
+  /**
+   * A lookup's whole budget in ms, counted from its ask, queueing included (default 20 s): past it, it lands as
+   * a timeout failure.
+   */
+  lookupTimeoutMs?: number;
+  /** @deprecated `waitMs` in seconds; works, with one warning per process, until the next minor version. */
   waitSeconds?: number | (() => number | undefined);
+  /** @deprecated `lookupTimeoutMs` in seconds; works, with one warning per process, until the next minor version. */
   deadlineSeconds?: number;
   maxConcurrent?: number;
   /** Receives each lookup that outlived its turn, once, for the conversation that asked. */
@@ -95,17 +107,15 @@ export interface Session {
 }
 
 /**
- * Lookups that never hold a turn: a caller waits at most `waitSeconds`, then goes on with "pending" while the
+ * Lookups that never hold a turn: a caller waits at most `waitMs`, then goes on with "pending" while the
  * lookup runs on and lands later through `onLanded`, to the conversation that asked. This composes the parts:
  * the background lookups (`lookups.ts`), the mailbox they land in, and the conversations' web memory.
  */
 export function createSession(websift: SessionWebsift, given?: SessionOptions): Session {
   const options = checkArgument("createSession", "options", SESSION_OPTIONS, given);
   const clock = options.clock ?? systemClock;
-  const wait = options.waitSeconds;
-  const waitMs = () => seconds((typeof wait === "function" ? wait() : wait) ?? 3, "waitSeconds") * 1000;
-  if (typeof wait !== "function") waitMs();
-  const deadlineSeconds = seconds(options.deadlineSeconds ?? 20, "deadlineSeconds");
+  const { waitMs, lookupTimeoutMs } = sessionTimes(options);
+  if (typeof (options.waitMs ?? options.waitSeconds) !== "function") waitMs();
   const maxConcurrent = options.maxConcurrent ?? 3;
   // The session's own mailbox keeps its time, so its retention follows the clock a test moves.
   const mailbox =
@@ -114,7 +124,7 @@ export function createSession(websift: SessionWebsift, given?: SessionOptions): 
   const lookups = new Lookups({
     clock,
     waitMs,
-    deadlineSeconds,
+    lookupTimeoutMs,
     maxConcurrent,
     mailbox,
     onResult: (conversationId, kind, subject, result) =>
@@ -185,5 +195,24 @@ export function createSession(websift: SessionWebsift, given?: SessionOptions): 
       stopHearing();
       if (!options.mailbox) await mailbox.close();
     },
+  };
+}
+
+/** The session's times in ms; its deprecated spellings in seconds are read (and said once) here. */
+function sessionTimes(options: SessionOptions) {
+  const { waitSeconds, deadlineSeconds } = options;
+  if (waitSeconds !== undefined) warnRenamedOption("SessionOptions.waitSeconds", "waitMs");
+  if (deadlineSeconds !== undefined) warnRenamedOption("SessionOptions.deadlineSeconds", "lookupTimeoutMs");
+  const asked = (given: number | (() => number | undefined) | undefined) =>
+    typeof given === "function" ? given() : given;
+  const fromSeconds = (given: number | undefined, name: string) =>
+    given === undefined ? undefined : seconds(given, name) * 1000;
+  return {
+    waitMs: () =>
+      milliseconds(asked(options.waitMs) ?? fromSeconds(asked(waitSeconds), "waitSeconds") ?? 3000, "waitMs"),
+    lookupTimeoutMs: milliseconds(
+      options.lookupTimeoutMs ?? fromSeconds(deadlineSeconds, "deadlineSeconds") ?? 20_000,
+      "lookupTimeoutMs",
+    ),
   };
 }

@@ -43,7 +43,7 @@ const METHODS: Record<WebsiftMethod, true> = {
   research: true,
   close: true,
 };
-export const WEBSIFT_METHODS = Object.keys(METHODS) as readonly WebsiftMethod[];
+export const LIBRARY_METHODS = Object.keys(METHODS) as readonly WebsiftMethod[];
 
 type Methods = Partial<Pick<Websift, WebsiftMethod>>;
 
@@ -54,7 +54,7 @@ type Methods = Partial<Pick<Websift, WebsiftMethod>>;
  */
 export function hookWebsift<W extends Methods>(websift: W, hooks: WebsiftHooks): W {
   const hooked = Object.create(websift) as W;
-  for (const method of WEBSIFT_METHODS) {
+  for (const method of LIBRARY_METHODS) {
     if (typeof websift[method] === "function")
       Object.defineProperty(hooked, method, { value: wrapped(websift, method, hooks) });
   }

@@ -1,7 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Deadline } from "../../src/core/deadline.js";
 import type { Provider } from "../../src/search/provider.js";
+import { createSession, type SessionOptions, type SessionWebsift } from "../../src/session/session.js";
 import { createWebsift, type Websift } from "../../src/websift.js";
+import { inbox, manualClock } from "../session/harness.js";
 import { type SimWeb, startSimWeb } from "../simweb/index.js";
 
 /**
@@ -125,6 +127,61 @@ describe("a provider's step cap", () => {
     expect(said).toEqual([
       expect.stringMatching(/Provider\.budgetMs is deprecated, use Provider\.timeoutMs/),
       expect.stringMatching(/WebsiftConfig\.budgets is deprecated, use providerTimeoutMs/),
+    ]);
+  });
+});
+
+describe("a session's times", () => {
+  const stuck: SessionWebsift = {
+    search: () => new Promise<never>(() => {}),
+    read: () => new Promise<never>(() => {}),
+    answer: () => new Promise<never>(() => {}),
+  };
+  /** A turn waits its wait, then goes on; the lookup lands at its budget as a timeout that names it. */
+  async function timesOf(options: SessionOptions) {
+    const clock = manualClock();
+    const mail = inbox();
+    const session = createSession(stuck, { clock, onLanded: mail.onLanded, ...options });
+    const turn = session.search("c1", "harbour tides");
+    let answered = false;
+    void turn.then(() => {
+      answered = true;
+    });
+    clock.advance(999);
+    await new Promise((resolve) => setImmediate(resolve));
+    const beforeWait = answered;
+    clock.advance(1);
+    expect((await turn).status).toBe("pending");
+    clock.advance(4000);
+    const landed = await mail.next();
+    const closing = session.close();
+    clock.advance(10_000);
+    await closing;
+    return { beforeWait, landed };
+  }
+
+  it("waitMs and lookupTimeoutMs: the turn waits 1 s, the lookup lands at 5 s as a timeout", async () => {
+    const { beforeWait, landed } = await timesOf({ waitMs: 1000, lookupTimeoutMs: 5000 });
+    expect(beforeWait).toBe(false);
+    expect(landed.result).toMatchObject({
+      status: "timeout",
+      error: expect.stringMatching(/longer than 5 s/),
+    });
+    expect(await renamed()).toHaveLength(0);
+  });
+
+  it("the old names waitSeconds and deadlineSeconds say the same in seconds, each with one warning", async () => {
+    for (let i = 0; i < 2; i++) {
+      const { beforeWait, landed } = await timesOf({ waitSeconds: 1, deadlineSeconds: 5 });
+      expect(beforeWait).toBe(false);
+      expect(landed.result).toMatchObject({
+        status: "timeout",
+        error: expect.stringMatching(/longer than 5 s/),
+      });
+    }
+    expect((await renamed()).map((w) => w.message)).toEqual([
+      expect.stringMatching(/SessionOptions\.waitSeconds is deprecated, use waitMs/),
+      expect.stringMatching(/SessionOptions\.deadlineSeconds is deprecated, use lookupTimeoutMs/),
     ]);
   });
 });

@@ -37,7 +37,7 @@ const live = () => new AbortController().signal;
 
 let tasks: LookupTaskStore;
 /** One client's lookups as createMcpServer wires them. */
-function clientLookups(options: { waitSeconds: number; deadlineSeconds: number; maxConcurrent: number }) {
+function clientLookups(options: { waitMs: number; lookupTimeoutMs: number; maxConcurrent: number }) {
   const progress = new LookupProgress();
   const session = createSession(progress.around(websift), options);
   tasks = new LookupTaskStore(session.mailbox.retention);
@@ -53,7 +53,7 @@ async function landed(id: string): Promise<ToolOutput> {
 
 describe("MCP cancellation of session lookups", () => {
   it("a cancelled call whose lookup's id the client never got stops the lookup", async () => {
-    lookups = clientLookups({ waitSeconds: 30, deadlineSeconds: 60, maxConcurrent: 2 });
+    lookups = clientLookups({ waitMs: 30_000, lookupTimeoutMs: 60_000, maxConcurrent: 2 });
     const route = slowPage();
     const abort = new AbortController();
     const call = lookups.call(fetchTool, { url: route.url }, { signal: abort.signal });
@@ -64,7 +64,7 @@ describe("MCP cancellation of session lookups", () => {
   });
 
   it("a cancelled call does not stop a lookup the client was told is still running: web_result returns it", async () => {
-    lookups = clientLookups({ waitSeconds: 0.2, deadlineSeconds: 60, maxConcurrent: 2 });
+    lookups = clientLookups({ waitMs: 200, lookupTimeoutMs: 60_000, maxConcurrent: 2 });
     const route = slowPage();
     const first = await lookups.call(fetchTool, { url: route.url }, { signal: live() });
     expect(first?.structured).toMatchObject({ status: "pending" });
@@ -89,7 +89,7 @@ describe("MCP cancellation of session lookups", () => {
   });
 
   it("a cancelled call does not stop a lookup a task of the same client awaits: the task gets its result", async () => {
-    lookups = clientLookups({ waitSeconds: 30, deadlineSeconds: 60, maxConcurrent: 2 });
+    lookups = clientLookups({ waitMs: 30_000, lookupTimeoutMs: 60_000, maxConcurrent: 2 });
     const route = slowPage();
     const task = await startTaskOn(lookups, tasks, route.url);
     await route.arrived;

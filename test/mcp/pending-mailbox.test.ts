@@ -37,11 +37,11 @@ afterEach(async () => {
 const slowPage = () => heldPage(web, releases, "Mailed");
 
 /** One MCP client as createMcpServer wires it: a wait of 0, so every call replies "still running" at once. */
-function client(mailbox?: Mailbox, now?: () => number, waitSeconds = 0) {
+function client(mailbox?: Mailbox, now?: () => number, waitMs = 0) {
   const progress = new LookupProgress();
   const session = createSession(progress.around(websift), {
-    waitSeconds,
-    deadlineSeconds: 60,
+    waitMs,
+    lookupTimeoutMs: 60_000,
     maxConcurrent: 4,
     mailbox,
   });
@@ -108,7 +108,7 @@ describe("MCP web_result and tasks are views of the session's mailbox", () => {
   });
 
   it("a result a call got in its turn is not handed again through a task awaiting the same lookup", async () => {
-    const { lookups, tasks } = client(undefined, undefined, 600);
+    const { lookups, tasks } = client(undefined, undefined, 600_000);
     const route = slowPage();
     const task = await startTask(lookups, tasks, route.url);
     await route.arrived;

@@ -33,6 +33,11 @@ export function expectFailure(r: NetResult, code: string) {
   return r;
 }
 
+/** Lets the event loop run until the simulated web has received a request for `path`. */
+export async function untilRequested(sim: SimWeb, path: string): Promise<void> {
+  while (!sim.requests.some((r) => r.path === path)) await new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Resolves with the promise, or rejects when `ms` pass first: "the call ended at all". */
 export function within<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;

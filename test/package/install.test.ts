@@ -165,7 +165,7 @@ describe("the packed package, installed into a clean folder", () => {
       const mcp = await import("websift/mcp");
       const serve = await import("websift/serve");
       const websift = root.createWebsift();
-      const session = root.createSession(websift, { waitSeconds: 1 });
+      const session = root.createSession(websift, { waitMs: 1000 });
       await session.close();
       await websift.close();
       console.log(JSON.stringify({

@@ -35,7 +35,7 @@ const slowPage = (path: string) => {
 
 describe("conversations", () => {
   it("answers a quick lookup in the same response, with its id and the line to keep", async () => {
-    const patient = await serve(web, { context: { session: { waitSeconds: 15 } } });
+    const patient = await serve(web, { context: { session: { waitMs: 15_000 } } });
     try {
       serveWeb(web);
       const res = await patient.post("/v1/read", {
@@ -53,7 +53,7 @@ describe("conversations", () => {
   });
 
   it("slow lookups of one conversation do not hold up another's: the service runs more than a conversation's 3", async () => {
-    const server2 = await serve(web, { context: { session: { waitSeconds: 2 } } });
+    const server2 = await serve(web, { context: { session: { waitMs: 2000 } } });
     const doors = ["/hog-1", "/hog-2", "/hog-3", "/hog-4"].map((path) => slowPage(path));
     try {
       serveWeb(web);

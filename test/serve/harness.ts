@@ -40,7 +40,7 @@ export async function serve(
     home: dir,
     env: { WEBSIFT_STORE: "memory", ...options.env },
     overrides: { ...web.netConfig, settings: { ddgRetryDelayMs: 5 }, timeoutMs: 15_000 },
-    session: { waitSeconds: 0.05 },
+    session: { waitMs: 50 },
     log: (line) => logs.push(line),
     ...options.context,
   });

@@ -53,7 +53,7 @@ describe("a session told to stop", () => {
     const clock = manualClock();
     const mail = inbox();
     const lib = heldLibrary();
-    const session = createSession(lib.websift as never, { clock, waitSeconds: 1, onLanded: mail.onLanded });
+    const session = createSession(lib.websift as never, { clock, waitMs: 1000, onLanded: mail.onLanded });
     const asked = ["quick", "stuck"].map((q) => session.search("c1", q));
     clock.advance(1000);
     const [quick, stuck] = await Promise.all(asked);

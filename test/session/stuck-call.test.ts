@@ -27,7 +27,7 @@ describe("session: a call that never returns", () => {
       clock,
       onLanded: mail.onLanded,
       maxConcurrent: 1,
-      deadlineSeconds: 5,
+      lookupTimeoutMs: 5000,
     });
     const first = session.search("a", "first");
     clock.advance(1000);

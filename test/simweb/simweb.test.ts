@@ -51,17 +51,25 @@ describe("simweb", () => {
 
   it("records request bodies and injects latency", async () => {
     sim.route("api.tavily.com", "/search", (req) => ({ body: req.body }));
-    sim.setLatency(120);
-    const t0 = Date.now();
-    const r = await net.request("https://api.tavily.com/search", {
-      deadline: Deadline.after(5000),
-      method: "POST",
-      body: '{"query":"x"}',
-      headers: { "content-type": "application/json" },
-    });
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(100);
+    const post = (ms: number) =>
+      net.request("https://api.tavily.com/search", {
+        deadline: Deadline.after(ms),
+        method: "POST",
+        body: '{"query":"x"}',
+        headers: { "content-type": "application/json" },
+      });
+    const r = await post(5000);
     expect(r.ok && r.text()).toBe('{"query":"x"}');
     expect(sim.requests[0]).toMatchObject({ method: "POST", host: "api.tavily.com", path: "/search" });
+    // A latency holds the reply: longer than the caller's deadline, the caller times out; asked per request.
+    const asked: string[] = [];
+    sim.setLatency((req) => {
+      asked.push(req.path);
+      return 60_000;
+    });
+    const held = await post(300);
+    expect(held.ok ? held.status : held.code).toBe("timeout");
+    expect(asked).toEqual(["/search"]);
   });
 
   it("resolves per host as told", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   hookWebsift,
-  WEBSIFT_METHODS,
+  LIBRARY_METHODS,
   type WebsiftHooks,
   type WebsiftMethod,
 } from "../../src/surface/websift-hooks.js";
@@ -17,7 +17,7 @@ function recordingWebsift() {
     providers: [],
     failing: false,
   } as unknown as Websift & { failing: boolean };
-  for (const method of WEBSIFT_METHODS) {
+  for (const method of LIBRARY_METHODS) {
     Object.defineProperty(websift, method, {
       value: async function (this: unknown, ...args: unknown[]) {
         calls.push({ method, args, self: this });
@@ -36,19 +36,19 @@ describe("hookWebsift", () => {
     const hooked = hookWebsift(websift, {
       every: { start: (m) => seen.push(`start ${m}`), settled: (m) => seen.push(`settled ${m}`) },
     });
-    for (const method of WEBSIFT_METHODS) {
+    for (const method of LIBRARY_METHODS) {
       const call = hooked[method] as (...args: unknown[]) => Promise<unknown>;
       expect(await call("subject", { n: 1 })).toEqual({ status: "ok", method, args: ["subject", { n: 1 }] });
     }
-    expect(calls.map((c) => c.method)).toEqual([...WEBSIFT_METHODS]);
-    expect(seen).toEqual(WEBSIFT_METHODS.flatMap((m) => [`start ${m}`, `settled ${m}`]));
+    expect(calls.map((c) => c.method)).toEqual([...LIBRARY_METHODS]);
+    expect(seen).toEqual(LIBRARY_METHODS.flatMap((m) => [`start ${m}`, `settled ${m}`]));
     // The library's own method runs on the library, as a method call.
     expect(calls.every((c) => c.self === websift)).toBe(true);
   });
 
   it("lists the library's methods, and only them", () => {
     const members = ["search", "read", "fetchBest", "answer", "research", "close"] as const;
-    expect([...WEBSIFT_METHODS].sort()).toEqual([...members].sort());
+    expect([...LIBRARY_METHODS].sort()).toEqual([...members].sort());
     expectTypeOf<WebsiftMethod>().toEqualTypeOf<(typeof members)[number]>();
     // A hook for a value member (not a method) is refused by the types.
     // @ts-expect-error net is not a method

@@ -146,7 +146,19 @@ async function fleetMailbox(
     import("../../session/mailbox.js"),
     import("../../store/redis-mailbox.js"),
   ]);
-  return new Mailbox({ store: new RedisMailboxStore({ url, log }), log });
+  const store = new RedisMailboxStore({ url, log });
+  // Lookups owed before the store is connected would carry no lease, and a crash would lose them silently: wait
+  // for the first connection (bounded, so a Redis that is down starts the server degraded, not never).
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(done, 2000);
+    const stop = store.listen(() => {}, done);
+    function done() {
+      clearTimeout(timer);
+      stop();
+      resolve();
+    }
+  });
+  return new Mailbox({ store, log });
 }
 
 /** A comma-separated setting as a list. */

@@ -24,16 +24,16 @@ export interface TabOptions {
 
 /** Opens a guarded tab: in the browser at `cdpUrl` when given, else in a fresh context of our headless Chromium. */
 export async function openGuardedTab(options: TabOptions): Promise<GuardedTab> {
-  const timeout = Math.max(1000, Math.min(options.deadline.remaining(), 15_000));
+  const connectTimeoutMs = Math.max(1000, Math.min(options.deadline.remaining(), 15_000));
   if (options.cdpUrl) {
     // Loaded on first use: playwright-core costs ~90 MB and most of a second of start-up that most calls never need.
     const { chromium } = await import("playwright-core");
     const endpoint = await devtoolsSocketUrl(
       options.cdpUrl,
       options.env ?? {},
-      options.deadline.child(timeout),
+      options.deadline.child(connectTimeoutMs),
     );
-    const browser = await chromium.connectOverCDP(endpoint, { timeout });
+    const browser = await chromium.connectOverCDP(endpoint, { timeout: connectTimeoutMs });
     // Only our tab is ours: disconnecting leaves the user's browser, windows and other tabs as they were.
     const release = () => browser.close().catch(() => {});
     try {
@@ -51,7 +51,7 @@ export async function openGuardedTab(options: TabOptions): Promise<GuardedTab> {
       throw err;
     }
   }
-  const lease = await leaseHeadless(options.executablePath, timeout);
+  const lease = await leaseHeadless(options.executablePath, connectTimeoutMs);
   try {
     const context = await newGuardedContext(lease.browser);
     return await guard(await context.newPage(), options, async () => {

@@ -60,7 +60,10 @@ export function placeStreamedContent(doc: Document): void {
  */
 function replaceFallback(template: Element, content: AnyNode[]): void {
   const open = template.prev;
-  if (!open || open.type !== "comment" || open.data !== "$?") return replaceNode(template, content);
+  if (open?.type !== "comment" || open.data !== "$?") {
+    replaceNode(template, content);
+    return;
+  }
   const parent = template.parent!;
   const fallback: AnyNode[] = [];
   let depth = 0;
