@@ -142,10 +142,11 @@ export function createWebsift(given?: WebsiftConfig): Websift {
   };
   const defaults = { ...settings.search.defaults, ...definedOnly(config.defaults ?? {}) };
   const wikipedia = config.wikipediaFallback !== false && settings.search.wikipediaFallback;
+  const caps = providerCaps(config) ?? settings.search.budgets;
   const chain = {
     providers,
     ctx,
-    providerTimeoutMs: providerCaps(config) ?? configuredCaps(settings),
+    providerTimeoutMs: Object.keys(caps).length ? caps : undefined,
     timeoutMs,
     order: config.providerOrder ?? settings.search.providerOrder,
     defaults: { limit: defaults.limit, safesearch: defaults.safesearch },
@@ -298,12 +299,6 @@ export function createWebsift(given?: WebsiftConfig): Websift {
     },
   };
   return websift;
-}
-
-/** The config file's per-provider caps (`budgets` in the file), when it sets any. */
-function configuredCaps(settings: Settings): Record<string, number> | undefined {
-  const caps = settings.search.budgets;
-  return Object.keys(caps).length ? { ...caps } : undefined;
 }
 
 function providerCaps(config: WebsiftConfig): Record<string, number> | undefined {
