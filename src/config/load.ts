@@ -114,7 +114,7 @@ function websiftConfigOf(values: Settings): ConfiguredOptions {
   const search = values.search;
   return {
     resolved: values,
-    budgets: Object.keys(search.budgets).length ? { ...search.budgets } : undefined,
+    providerTimeoutMs: Object.keys(search.budgets).length ? { ...search.budgets } : undefined,
     settings: { ...search.tuning },
     timeoutMs: search.timeoutSeconds !== undefined ? search.timeoutSeconds * 1000 : undefined,
     enabled: search.enabled,

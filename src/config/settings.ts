@@ -116,7 +116,7 @@ export type EnabledSetting = boolean | (() => boolean | Promise<boolean>);
 export interface ConfiguredOptions {
   /** The settings themselves; createWebsift reads nothing else from the environment when given them. */
   resolved: Settings;
-  budgets?: Record<string, number>;
+  providerTimeoutMs?: Record<string, number>;
   settings: Record<string, unknown>;
   timeoutMs?: number;
   enabled: boolean;

@@ -46,7 +46,7 @@ describe("loadConfig", () => {
     expect(setting(cfg, "timeout")).toMatchObject({ value: 12, source: "env" });
     const wc = cfg.toWebsiftConfig();
     expect(wc.timeoutMs).toBe(12_000);
-    expect(wc.budgets).toEqual({ brave: 3000 });
+    expect(wc.providerTimeoutMs).toEqual({ brave: 3000 });
     // The file's setting reaches the providers through the typed settings, as the environment's would.
     expect(wc.resolved?.search.searxngUrl).toBe("https://searx.example.org");
     expect(wc.resolved?.search.timeoutSeconds).toBe(12);

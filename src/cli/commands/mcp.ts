@@ -68,19 +68,16 @@ Examples:
         process.exitCode = EXIT.badInput;
         return;
       }
-      const setting = (key: string) => config.settings.find((s) => s.key === key)?.value;
+      const { search, mcp } = config.values;
       // Settings are seconds; the server takes ms.
-      const ms = (key: string) => {
-        const seconds = setting(key) as number | undefined;
-        return seconds === undefined ? undefined : seconds * 1000;
-      };
-      const timeoutMs = ms("timeout");
+      const ms = (seconds: number | undefined) => (seconds === undefined ? undefined : seconds * 1000);
+      const timeoutMs = ms(search.timeoutSeconds);
       const serverOptions = {
         log,
         fetchTimeoutMs: timeoutMs,
         researchTimeoutMs: timeoutMs,
         lookupTimeoutMs: timeoutMs,
-        waitMs: ms("mcpWaitSeconds"),
+        waitMs: ms(mcp.waitSeconds),
       };
       if (!opts.http) {
         // The library loads while the server answers initialize; calls wait for it.
@@ -105,11 +102,11 @@ Examples:
           ...serverOptions,
           websift,
           mailbox,
-          host: opts.host ?? (setting("mcpHost") as string | undefined),
-          port: opts.port ?? (setting("mcpPort") as number | undefined),
+          host: opts.host ?? mcp.host,
+          port: opts.port ?? mcp.port,
           token,
-          allowedHosts: [...opts.allowHost, ...list(setting("mcpAllowedHosts"))],
-          allowedOrigins: [...opts.allowOrigin, ...list(setting("mcpAllowedOrigins"))],
+          allowedHosts: [...opts.allowHost, ...list(mcp.allowedHosts)],
+          allowedOrigins: [...opts.allowOrigin, ...list(mcp.allowedOrigins)],
         });
       } catch (err) {
         log(err instanceof Error ? err.message : String(err));
@@ -162,7 +159,7 @@ async function fleetMailbox(
 }
 
 /** A comma-separated setting as a list. */
-function list(value: unknown): string[] {
+function list(value: string | undefined): string[] {
   return typeof value === "string"
     ? value
         .split(",")

@@ -60,7 +60,6 @@ Examples:
         process.exitCode = EXIT.badInput;
         return;
       }
-      const setting = (key: string) => ctx.config().settings.find((s) => s.key === key)?.value;
       const token = ctx.config().values.serve.token || undefined;
       const adminToken = ctx.config().values.serve.adminToken || undefined;
       let app: Awaited<ReturnType<typeof buildServeApp>>;
@@ -79,8 +78,8 @@ Examples:
         process.exitCode = EXIT.badInput;
         return;
       }
-      const host = opts.host ?? (setting("serveHost") as string | undefined) ?? "127.0.0.1";
-      const port = opts.port ?? (setting("servePort") as number | undefined) ?? DEFAULT_SERVE_PORT;
+      const host = opts.host ?? ctx.config().values.serve.host ?? "127.0.0.1";
+      const port = opts.port ?? ctx.config().values.serve.port ?? DEFAULT_SERVE_PORT;
       let where: Awaited<ReturnType<typeof listen>>;
       try {
         where = await listen(app, ctx, { host, port, token, adminToken });
