@@ -66,6 +66,11 @@ describe("parsing and extraction are linear in the input", () => {
       1000,
     ],
     [
+      "buttons inside one heading",
+      (n) => `<main><h2>${"<button>b</button>".repeat(n)}</h2><p>${paragraphs(3).join(" ")}</p></main>`,
+      1500,
+    ],
+    [
       "siblings taken with the content",
       (n) =>
         `<main>${paragraphs(n)
