@@ -66,6 +66,11 @@ describe("parsing and extraction are linear in the input", () => {
       1000,
     ],
     [
+      "buttons inside one heading",
+      (n) => `<main><h2>${"<button>b</button>".repeat(n)}</h2><p>${paragraphs(3).join(" ")}</p></main>`,
+      1500,
+    ],
+    [
       "siblings taken with the content",
       (n) =>
         `<main>${paragraphs(n)
@@ -79,6 +84,33 @@ describe("parsing and extraction are linear in the input", () => {
       const ratio = await growth((k) => () => extractMarkdown(page(make(k)), `https://${SITE}/`), n);
       expect(ratio).toBeLessThan(7);
     });
+
+  it("a thread of replies that quote, with statistics and a subject beside each: 4× the posts, about 4× the steps", async () => {
+    const thread = (n: number) =>
+      `<main><h1>The harbour</h1>${Array.from(
+        { length: n },
+        (_, i) =>
+          `<div class="post"><h3>Re: The harbour</h3><dl><dt>Joined</dt><dd>Mar ${i}</dd></dl>` +
+          `<blockquote>${paragraphs(2).join(" ")}</blockquote><p>${paragraphs(1)[0]} Reply ${i}.</p></div>`,
+      ).join("")}</main>`;
+    const ratio = await growth(
+      (k) => () => extractMarkdown(page(thread(k)), `https://${SITE}/threads/the-harbour.1/`),
+      400,
+    );
+    expect(ratio).toBeLessThan(7);
+  });
+
+  it("content streamed into thousands of boundaries under one parent: 4× the boundaries, about 4× the steps", async () => {
+    const streamed = (n: number) =>
+      `<main>${Array.from({ length: n }, (_, i) => `<!--$?--><template id="B:${i}"></template><p>Loading</p><!--/$-->`).join("")}</main>` +
+      Array.from(
+        { length: n },
+        (_, i) => `<div hidden id="S:${i}"><p>Part ${i} of the harbour's history.</p></div>`,
+      ).join("") +
+      `<script>${Array.from({ length: n }, (_, i) => `$RC("B:${i}","S:${i}");`).join("")}</script>`;
+    const ratio = await growth((k) => () => extractMarkdown(page(streamed(k)), `https://${SITE}/`), 1000);
+    expect(ratio).toBeLessThan(7);
+  });
 
   it("reads a page whose text sits 20,000 elements deep, without overflowing the stack", async () => {
     const deep = `${"<div>".repeat(20_000)}<p>${paragraphs(3).join(" ")}</p>${"</div>".repeat(20_000)}`;

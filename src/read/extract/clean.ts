@@ -39,8 +39,21 @@ function isHeadingToggle(el: Element): boolean {
   // without ARIA attributes).
   if (el.attribs["aria-expanded"] !== undefined || el.attribs["aria-controls"] !== undefined) return true;
   const heading = closestHeading(el);
+  if (!heading) return false;
   const words = collapseWhitespace(textContent(el));
-  return !!heading && words.length > 0 && words === collapseWhitespace(textContent(heading));
+  return words.length > 0 && words === headingText(heading);
+}
+
+// A heading's text, read once however many buttons it holds.
+const headingTexts = new WeakMap<Element, string>();
+
+function headingText(heading: Element): string {
+  let text = headingTexts.get(heading);
+  if (text === undefined) {
+    text = collapseWhitespace(textContent(heading));
+    headingTexts.set(heading, text);
+  }
+  return text;
 }
 
 function closestHeading(el: Element): Element | undefined {

@@ -23,18 +23,19 @@ export function dropRepeatedQuotes(roots: Element[]): void {
       if (window.length === n) seen.add(window.join(" "));
     }
   };
-  const visit = (node: AnyNode) => {
+  // Only a thread's outermost quotes are looked up: a quote kept inside a quote is part of what the reply
+  // quotes, and looking up each level again would read nested quotes once per level.
+  const visit = (node: AnyNode, inQuote: boolean) => {
     if (isText(node)) return add(node.data);
     if (!isTag(node)) return;
-    if (node.name === "blockquote") {
-      if (isRepeated(node, seen, n)) {
-        drop.push(node);
-        return;
-      }
+    const quote = node.name === "blockquote";
+    if (quote && !inQuote && isRepeated(node, seen, n)) {
+      drop.push(node);
+      return;
     }
-    for (const child of node.children) visit(child);
+    for (const child of node.children) visit(child, inQuote || quote);
   };
-  for (const root of roots) visit(root);
+  for (const root of roots) visit(root, false);
   removeNodes(drop);
 }
 

@@ -1,5 +1,5 @@
 import type { AnyNode, Document, Element, ParentNode } from "./dom.js";
-import { removeNode, textContent, walkElements } from "./dom.js";
+import { textContent, walkElements } from "./dom.js";
 
 // React's streaming server renderer (Next.js's app router and others) sends the page's shell first, with a
 // fallback (a skeleton, "Loading…") in each Suspense boundary, and each boundary's content later as a hidden
@@ -40,69 +40,112 @@ export function placeStreamedContent(doc: Document): void {
     }
     return el.name !== "template";
   });
+  if (!moves.length) return;
+  const tree = new LinkedEdits();
   for (const [kind, a, b] of moves) {
     const [segmentId, targetId] = kind === "C" ? [b, a] : [a, b];
     const segment = byId.get(segmentId);
     const target = byId.get(targetId);
     if (!segment?.parent || !target?.parent || segment === target) continue;
     byId.delete(segmentId);
-    removeNode(segment);
-    const content = segment.children;
-    segment.children = [];
-    if (kind === "C") replaceFallback(target, content);
-    else replaceNode(target, content);
+    const content = tree.childrenOf(segment);
+    tree.detach(segment);
+    for (const node of content) tree.detach(node);
+    if (kind === "C") replaceFallback(tree, target, content);
+    else tree.replace(target, content);
   }
+  tree.commit();
 }
 
 /**
  * `$RC`: the boundary opens with a `<!--$?-->` comment before its template; everything from there to the matching
  * `<!--/$-->` is the fallback, replaced by the content. Without the comments, the template alone is replaced.
  */
-function replaceFallback(template: Element, content: AnyNode[]): void {
+function replaceFallback(tree: LinkedEdits, template: Element, content: AnyNode[]): void {
   const open = template.prev;
   if (open?.type !== "comment" || open.data !== "$?") {
-    replaceNode(template, content);
+    tree.replace(template, content);
     return;
   }
   const parent = template.parent!;
-  const fallback: AnyNode[] = [];
   let depth = 0;
   let end: AnyNode | null = open.next;
-  for (; end; end = end.next) {
+  while (end) {
     if (end.type === "comment") {
       if (end.data === "/$") {
         if (depth === 0) break;
         depth--;
       } else if (end.data === "$" || end.data === "$?" || end.data === "$!") depth++;
     }
-    fallback.push(end);
+    const next: AnyNode | null = end.next;
+    tree.detach(end);
+    end = next;
   }
   open.data = "$";
-  for (const node of fallback) removeNode(node);
-  insertBefore(parent, end, content);
+  tree.insertBefore(parent, end, content);
 }
 
-function replaceNode(node: AnyNode, content: AnyNode[]): void {
-  const parent = node.parent!;
-  const next = node.next;
-  removeNode(node);
-  insertBefore(parent, next, content);
-}
+/**
+ * Moves made on the sibling links alone, each parent's child array rebuilt once at the end: splicing arrays per
+ * move was quadratic on a page of thousands of boundaries under one parent.
+ */
+class LinkedEdits {
+  private readonly first = new Map<ParentNode, AnyNode | null>();
 
-/** Inserts detached nodes before `ref` among `parent`'s children, or at the end when `ref` is null. */
-function insertBefore(parent: ParentNode, ref: AnyNode | null, nodes: AnyNode[]): void {
-  const at = ref ? parent.children.indexOf(ref) : parent.children.length;
-  const i = at < 0 ? parent.children.length : at;
-  parent.children.splice(i, 0, ...nodes);
-  const prev = i > 0 ? parent.children[i - 1]! : null;
-  const next = parent.children[i + nodes.length] ?? null;
-  let before: AnyNode | null = prev;
-  for (const node of nodes) {
-    node.parent = parent;
-    node.prev = before;
-    if (before) before.next = node;
-    before = node;
+  private firstOf(parent: ParentNode): AnyNode | null {
+    if (!this.first.has(parent)) this.first.set(parent, parent.children[0] ?? null);
+    return this.first.get(parent)!;
   }
-  if (before) before.next = next;
-  if (next) next.prev = before;
+
+  childrenOf(parent: ParentNode): AnyNode[] {
+    const out: AnyNode[] = [];
+    for (let n = this.firstOf(parent); n; n = n.next) out.push(n);
+    return out;
+  }
+
+  detach(node: AnyNode): void {
+    const parent = node.parent;
+    if (!parent) return;
+    if (this.firstOf(parent) === node) this.first.set(parent, node.next);
+    if (node.prev) node.prev.next = node.next;
+    if (node.next) node.next.prev = node.prev;
+    node.parent = null;
+    node.prev = null;
+    node.next = null;
+  }
+
+  /** Inserts detached nodes before `ref` among `parent`'s children, or at the end when `ref` is null. */
+  insertBefore(parent: ParentNode, ref: AnyNode | null, nodes: AnyNode[]): void {
+    if (!nodes.length) return;
+    let prev: AnyNode | null;
+    if (ref) prev = ref.prev;
+    else {
+      prev = null;
+      for (let n = this.firstOf(parent); n; n = n.next) prev = n;
+    }
+    if (!prev) this.first.set(parent, nodes[0]!);
+    for (const node of nodes) {
+      node.parent = parent;
+      node.prev = prev;
+      if (prev) prev.next = node;
+      prev = node;
+    }
+    prev!.next = ref;
+    if (ref) ref.prev = prev;
+  }
+
+  replace(node: AnyNode, content: AnyNode[]): void {
+    const parent = node.parent!;
+    const next = node.next;
+    this.detach(node);
+    this.insertBefore(parent, next, content);
+  }
+
+  commit(): void {
+    for (const [parent, first] of this.first) {
+      const children: AnyNode[] = [];
+      for (let n = first; n; n = n.next) children.push(n);
+      parent.children = children;
+    }
+  }
 }
