@@ -155,6 +155,13 @@ export const WEBSIFT_CONFIG = options({
       { error: "must be an object of strings" },
     )
     .optional(),
+  resolved: z
+    .object(
+      { search: z.object({}).loose(), keys: z.object({}).loose() },
+      { error: "must be loaded Settings" },
+    )
+    .loose()
+    .optional(),
   providers: z.array(z.object({ name: text }).loose(), { error: "must be an array of providers" }).optional(),
   settings: z.record(z.string(), z.unknown(), { error: "must be an object" }).optional(),
   providerTimeoutMs: z
