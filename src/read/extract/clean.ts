@@ -226,13 +226,16 @@ class ItemParts {
       if (this.alikeCount(grid, card) < SETTINGS.listMinItems) continue;
       // A card that is all caption is a captioned picture (a gallery's teaser), not an item with a title block.
       if (this.stats.of(card).chars <= this.stats.of(el).chars) return false;
-      // The part is the card's title block, not a credit, a star widget or a poster's card.
+      // The part is the card's title block, or its rating as a figure ("Rated 4.6 out of 5 stars", "4.35 avg
+      // rating — 9,993 ratings"), a fact of the item as its price is; not a credit, a star widget of words to
+      // click ("Rate this book") or a poster's card.
       const heading = findFirst(
         el,
         (d) => HEADINGS.has(d.name) && collapseWhitespace(textContent(d)).length > 0,
         SETTINGS.itemPartScan,
       );
-      return !!heading && this.cardsWith(grid, name, level, card) >= SETTINGS.listMinItems;
+      if (!heading && !isRatingFigure(el)) return false;
+      return this.cardsWith(grid, name, level, card) >= SETTINGS.listMinItems;
     }
     return false;
   }
@@ -267,6 +270,18 @@ class ItemParts {
     }
     return count;
   }
+}
+
+const RATING_NAME = /rating/i;
+// A score with its scale or its count of votes: "4.6 out of 5", "4.35 avg rating", "(1,234 reviews)", "4.5/5".
+const RATING_FIGURE =
+  /\d(?:[.,]\d+)?\s*(?:out of|von|sur|de|su|\/)\s*\d|\d\s*(?:avg|average)|\d[\d,.]*\s*(?:ratings?|reviews?|votes?)\b/i;
+
+/** A rating-named part whose short text states the score as a figure, not a widget of stars to click. */
+function isRatingFigure(el: Element): boolean {
+  if (!RATING_NAME.test(el.attribs.class ?? "")) return false;
+  const text = collapseWhitespace(textContent(el));
+  return text.length <= 200 && RATING_FIGURE.test(text);
 }
 
 function cardKey(el: Element): string {

@@ -80,3 +80,29 @@ describe("a card's own parts", () => {
     expect(text).not.toContain("Planer fair 1");
   });
 });
+
+// A shop's grid whose cards state each product's rating in a rating-named caption, beside a star widget of words.
+function ratedGrid(cards: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < cards; i++)
+    out.push(
+      `<li class="tile"><a href="/p/${i}"><h2>${TOOLS[i % TOOLS.length]} boot ${i + 1}</h2></a><span class="price">$${90 + i}.00</span><span class="rating-caption">Rated 4.${i} out of 5 stars</span><div class="rating-widget"><a href="/rate/${i}">Rate this boot</a></div></li>`,
+    );
+  return `<!doctype html><html><body><main><h1>Hiking boots</h1><ul class="tiles">${out.join("\n")}</ul></main></body></html>`;
+}
+
+describe("a card's rating", () => {
+  it("keeps a rating stated as a figure in every card of a grid, as its price is kept", () => {
+    const doc = parseHtml(ratedGrid(6));
+    cleanTree(doc);
+    const text = textContent(doc);
+    expect(text).toContain("Rated 4.2 out of 5 stars");
+    expect(text).toContain("Rated 4.5 out of 5 stars");
+  });
+
+  it("still drops a rating widget of words to click", () => {
+    const doc = parseHtml(ratedGrid(6));
+    cleanTree(doc);
+    expect(textContent(doc)).not.toContain("Rate this boot");
+  });
+});
