@@ -55,6 +55,17 @@ const CASES = {
       return timed(async () => `${(await extractMarkdown(html, "https://e.com/")).markdown.length} chars`);
     },
   ],
+  "alt-slashes-200k": [
+    "an alt text of 200,000 ' / AB' credit-like segments: parse and extract",
+    async () => {
+      const { extractMarkdown } = await import(`${dist}read/extract/index.js`);
+      const alt = `Crowds gather in the square${" / AB".repeat(200_000)}!`;
+      const html = wrap(
+        `<article><p>${para(0)} ${para(1)}</p><figure><img src="a.jpg" alt="${alt}"></figure></article>`,
+      );
+      return timed(async () => `${(await extractMarkdown(html, "https://e.com/")).markdown.length} chars`);
+    },
+  ],
   "passages-200k": [
     "lookingFor on 200,000 paragraphs: size",
     async () => {

@@ -68,7 +68,7 @@ function redisMailbox(): Promise<Mailbox> {
 
 describe("MCP over Streamable HTTP: one mailbox for a conversation's sessions", () => {
   it("a result landed for one session is taken once through another session of the same conversation", async () => {
-    const server = await startMcpHttp({ websift: shared.websift, port: 0, waitSeconds: 0 });
+    const server = await startMcpHttp({ websift: shared.websift, port: 0, waitMs: 0 });
     try {
       const first = await connect(server, CONVERSATION);
       const { id, page } = await pendingFetch(first);
@@ -91,7 +91,7 @@ describe("MCP over Streamable HTTP: one mailbox for a conversation's sessions", 
   });
 
   it("sessions without a conversation name stay conversations of their own in the shared mailbox", async () => {
-    const server = await startMcpHttp({ websift: shared.websift, port: 0, waitSeconds: 0 });
+    const server = await startMcpHttp({ websift: shared.websift, port: 0, waitMs: 0 });
     try {
       const owner = await connect(server);
       const other = await connect(server);
@@ -122,8 +122,8 @@ describe("MCP over Streamable HTTP: one mailbox for a conversation's sessions", 
 
   it("two servers on one redis-server: a result landed through one instance is taken through the other, once", async () => {
     const [mailboxA, mailboxB] = await Promise.all([redisMailbox(), redisMailbox()]);
-    const a = await startMcpHttp({ websift: shared.websift, port: 0, waitSeconds: 0, mailbox: mailboxA });
-    const b = await startMcpHttp({ websift: shared.websift, port: 0, waitSeconds: 0, mailbox: mailboxB });
+    const a = await startMcpHttp({ websift: shared.websift, port: 0, waitMs: 0, mailbox: mailboxA });
+    const b = await startMcpHttp({ websift: shared.websift, port: 0, waitMs: 0, mailbox: mailboxB });
     try {
       expect(a.mailbox).toBe(mailboxA);
       const onA = await connect(a, CONVERSATION);

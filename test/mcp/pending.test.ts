@@ -167,6 +167,28 @@ describe("MCP pending lookups, in process", () => {
     expect(r.structuredContent).toMatchObject({ status: "timeout", text: textOf(r) });
   });
 
+  it("fetchTimeoutMs caps one web_fetch below the lookup's budget; the old timeoutMs still does, with one warning", async () => {
+    const warnings: (Error & { code?: string })[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on("warning", onWarning);
+    try {
+      for (const cap of [{ fetchTimeoutMs: 300 }, { timeoutMs: 300 }, { timeoutMs: 300 }]) {
+        const route = slowPage();
+        // The wait outlasts the cap: the call answers in its turn, with the read's own timeout.
+        const client = await inProcess({ waitMs: 15_000, ...cap });
+        const r = await call(client, "web_fetch", { url: route.url });
+        expect(r.structuredContent).toMatchObject({ status: "timeout" });
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      const renamed = warnings.filter((w) => w.code === "websift-option-name").map((w) => w.message);
+      expect(renamed).toEqual([
+        expect.stringMatching(/McpServerOptions\.timeoutMs is deprecated, use fetchTimeoutMs/),
+      ]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
   it("the old names waitSeconds and deadlineSeconds still work, each with one warning per process", async () => {
     const warnings: (Error & { code?: string })[] = [];
     const onWarning = (w: Error) => warnings.push(w);

@@ -2,6 +2,7 @@ import http from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ClientLimits } from "../../src/serve/client-limits.js";
 import { serveWeb } from "../mcp/harness.js";
+import { until } from "../session/harness.js";
 import { type SimWeb, startSimWeb } from "../simweb/index.js";
 import { conversationAt, gate, type Served, serve } from "./harness.js";
 
@@ -167,11 +168,10 @@ describe("behind a load balancer", () => {
       const from = (ip: string) =>
         behind.post("/v1/read", { url: `https://www.example.com/lb?${ip}` }, { "x-forwarded-for": ip });
       const first = from("203.0.113.1");
-      while (!web.requests.some((r) => r.path === "/lb")) await new Promise((r) => setTimeout(r, 5));
+      await until(() => web.requests.some((r) => r.path === "/lb"));
       expect((await from("203.0.113.1")).status).toBe(429);
       const other = from("203.0.113.2");
-      while (web.requests.filter((r) => r.path === "/lb").length < 2)
-        await new Promise((r) => setTimeout(r, 5));
+      await until(() => web.requests.filter((r) => r.path === "/lb").length >= 2);
       door.open();
       expect((await first).status).toBe(200);
       expect((await other).status).toBe(200);
@@ -197,9 +197,7 @@ describe("per-client concurrency cap", () => {
     });
     return { door, most: () => most };
   }
-  const reached = async (path: string) => {
-    while (!web.requests.some((r) => r.path === path)) await new Promise((r) => setTimeout(r, 5));
-  };
+  const reached = (path: string) => until(() => web.requests.some((r) => r.path === path));
 
   it("answers 429 with Retry-After once a client has its calls running and queued, and serves it again after", async () => {
     const capped = await serve(web, { app: { clientCap: { running: 1, waiting: 0 } } });

@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { until } from "../session/harness.js";
 import { type SimWeb, startSimWeb } from "../simweb/index.js";
 import { gate, openEvents, type Served, serve } from "./harness.js";
 
@@ -38,7 +39,7 @@ describe("reload", () => {
         })
       ).json();
       expect(conversation.status).toBe("pending");
-      while (web.requests.length < 2) await new Promise((r) => setTimeout(r, 5));
+      await until(() => web.requests.length >= 2);
 
       expect(server.ctx.configPath.startsWith(server.dir)).toBe(true);
       writeFileSync(server.ctx.configPath, JSON.stringify({ enabled: false }));

@@ -77,7 +77,7 @@ describe("the session's mailbox", () => {
           throw new Error("not used");
         },
       },
-      { waitSeconds: 0, mailbox, onLanded: (l) => void heard.push(l) },
+      { waitMs: 0, mailbox, onLanded: (l) => void heard.push(l) },
     );
     const pending = await session.search("c1", "tide tables");
     expect(pending.status).toBe("pending");
@@ -111,7 +111,7 @@ describe("the session's mailbox", () => {
           throw new Error("not used");
         },
       },
-      { waitSeconds: 0, clock },
+      { waitMs: 0, clock },
     );
     try {
       const first = session.search("c1", "tide tables");
@@ -165,7 +165,7 @@ describe("the session's mailbox", () => {
     const clock = manualClock();
     const mailbox = await clockedFleetMailbox(clock);
     const held = heldSearch();
-    const session = createSession(held.websift, { waitSeconds: 0, clock, mailbox });
+    const session = createSession(held.websift, { waitMs: 0, clock, mailbox });
     try {
       const first = session.search("conv-kept", "tide tables");
       clock.advance(0);

@@ -14,6 +14,7 @@ import { holdsOnlyFurniture } from "./no-content.js";
 import { type PageKind, pageKind } from "./page-kind.js";
 import { dropPosterStats } from "./poster-stats.js";
 import { dropOffProductSections } from "./product-sections.js";
+import { proselessItems } from "./proseless-items.js";
 import { pruneContent } from "./prune.js";
 import { dropRepeatedQuotes } from "./repeated-quotes.js";
 import { dropReplySubjects } from "./reply-subjects.js";
@@ -75,7 +76,7 @@ function extract(
     findFirst(doc, (el) => el.name === "body") ??
     findFirst(doc, (el) => el.name === "html") ??
     doc.children.find(isTag);
-  const content = root ? mainContent(root, kind) : { roots: [], listing: false };
+  const content = root ? mainContent(root, kind, mode) : { roots: [], listing: false };
   // A reply's quote of a post shown above it says it a second time.
   if (kind === "forum") {
     dropRepeatedQuotes(content.roots);
@@ -146,7 +147,11 @@ function widenToArticle(top: Element, stats: TextStatsIndex): Element {
  * whole cleaned page. A container holding little of the page's prose missed
  * the content (product pages, listings, split layouts), so the fallback wins.
  */
-function mainContent(root: Element, kind: PageKind): { roots: Element[]; listing: boolean } {
+function mainContent(
+  root: Element,
+  kind: PageKind,
+  mode: "strict" | "loose",
+): { roots: Element[]; listing: boolean } {
   const stats = new TextStatsIndex(root);
   const scores = scoreContainers(root, stats);
   const top = topCandidate(root, scores);
@@ -171,8 +176,15 @@ function mainContent(root: Element, kind: PageKind): { roots: Element[]; listing
     // Kept whole only where it is most of what was taken: a grid of teasers under an article is pruned as before.
     listing = run.chars * 2 > stats.of(picked[0]!).chars;
   }
-  if (listing) pruneContent(picked, scores, stats, [...chosen, run!.parent], new Set(run!.items));
-  else pruneContent(picked, scores, stats, chosen, undefined, kind === "product");
+  // In the names-blind pass the page's menus and footers are still there, and may be built as alike items.
+  const { items, parents } =
+    mode === "strict"
+      ? proselessItems(root, chosen, kind, stats)
+      : { items: new Set<Element>(), parents: [] };
+  if (listing) {
+    for (const it of run!.items) items.add(it);
+    pruneContent(picked, scores, stats, [...chosen, ...parents, run!.parent], items);
+  } else pruneContent(picked, scores, stats, [...chosen, ...parents], items, kind === "product");
   dropBoilerplateText(picked, stats);
   return { roots: picked, listing };
 }

@@ -8,6 +8,11 @@ export interface ItemRun {
   parent: Element;
   items: Element[];
   chars: number;
+  /**
+   * The items share a class name, or none carries one. Siblings whose names differ and share none (a page's
+   * top bar, search overlay and content wrapper) are grouped by tag alone and are layout, not items.
+   */
+  named: boolean;
 }
 
 function classTokens(el: Element): string[] {
@@ -42,12 +47,12 @@ function itemKeys(children: Element[]): Map<Element, string> {
 }
 
 /**
- * The page's largest run of items built alike (same tag and class names), each linked and short: the
- * products of a category page, the stories of a section front, the results of a search. Linear: every
- * element's children are grouped once.
+ * The page's runs of items built alike (same tag and class names), each linked and short: the products of
+ * a category page, the stories of a section front, the results of a search. Linear: every element's children
+ * are grouped once.
  */
-export function largestItemRun(root: Element, stats: TextStatsIndex): ItemRun | undefined {
-  let best: ItemRun | undefined;
+export function itemRuns(root: Element, stats: TextStatsIndex): ItemRun[] {
+  const runs: ItemRun[] = [];
   walkElements(root, (el) => {
     if (el.children.length < SETTINGS.listMinItems) return true;
     const groups = new Map<string, Element[]>();
@@ -73,9 +78,18 @@ export function largestItemRun(root: Element, stats: TextStatsIndex): ItemRun | 
       for (const it of items) linkChars += stats.of(it).linkChars;
       if (linkChars > chars * SETTINGS.listMaxLinkShare && chars < items.length * SETTINGS.listBareItemChars)
         continue;
-      if (!best || chars > best.chars) best = { parent: el, items, chars };
+      const sharesName = keys.get(items[0]!)!.length > items[0]!.name.length + 1;
+      const named = sharesName || items.every((it) => !classTokens(it).length);
+      runs.push({ parent: el, items, chars, named });
     }
     return true;
   });
+  return runs;
+}
+
+/** The page's largest run of items built alike (`itemRuns`). */
+export function largestItemRun(root: Element, stats: TextStatsIndex): ItemRun | undefined {
+  let best: ItemRun | undefined;
+  for (const run of itemRuns(root, stats)) if (!best || run.chars > best.chars) best = run;
   return best;
 }

@@ -7,20 +7,26 @@ const REPLY = /^(?:re|aw|sv|odp|antw|rif)\s*(?:\[\d+\])?\s*:\s*/i;
 
 const norm = (s: string) => collapseWhitespace(s).toLowerCase();
 
-/** Removes, in place, the headings of a thread's replies that repeat its title behind "Re:". */
+/**
+ * Removes, in place, the headings of a thread's replies that repeat its title behind "Re:". The title is the
+ * page's (which sites suffix with the forum's name) or the content's first heading: two strings to compare
+ * with, however long the thread.
+ */
 export function dropReplySubjects(roots: Element[], title: string | undefined): void {
-  const titles = new Set<string>();
-  if (title) titles.add(norm(title));
+  const titles = title ? [norm(title)] : [];
+  let first = true;
   const drop: Element[] = [];
   for (const root of roots)
     walkElements(root, (el) => {
       if (!isHeading(el)) return true;
       const text = norm(textContent(el));
       const m = REPLY.exec(text);
-      if (!m) titles.add(text);
-      else {
+      if (!m) {
+        if (first) titles.push(text);
+        first = false;
+      } else {
         const subject = text.slice(m[0].length);
-        if (subject && [...titles].some((t) => t.startsWith(subject))) drop.push(el);
+        if (subject && titles.some((t) => t.startsWith(subject))) drop.push(el);
       }
       return false;
     });

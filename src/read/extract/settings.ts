@@ -120,6 +120,12 @@ export const SETTINGS = {
    * sentences): a page with an article of its own is an article.
    */
   listUndeclaredMaxProse: 500,
+  /**
+   * On a page without running prose, the runs of alike items inside the chosen content are kept by pruning;
+   * on a page that says it is an article only when their items hold at least this share of that content (a
+   * short article's teaser grid cost the article set's held-out half a segment without this test).
+   */
+  articleListShare: 0.5,
 
   /**
    * A page with at most this many visible characters outside its header, menus and footer has no main content

@@ -480,11 +480,13 @@ describe("extractMarkdown: dates and name-less 'By' lines in the body", () => {
 });
 
 describe("extractMarkdown: picture credits", () => {
-  it("reads a long alt text of many slashes in linear time (the credit tail may start anywhere)", async () => {
-    const alt = `Crowds gather in the square${" / AB".repeat(20000)}!`;
+  // The credit-tail pattern may start at any slash: a quadratic scan of this alt text (a million characters) is
+  // minutes, far past the test's timeout, where a linear one is milliseconds. The time itself is measured in
+  // bench/hostile.bench.mjs ("alt-slashes-200k"), not asserted here.
+  it("reads a long alt text of many slashes without backtracking (the credit tail may start anywhere)", async () => {
+    const alt = `Crowds gather in the square${" / AB".repeat(200_000)}!`;
     const html = `<html><body><article><h1>A crowd in the square today</h1>${"<p>The committee met on Tuesday to review the proposal, which had been discussed for months.</p>".repeat(8)}<figure><img src="a.jpg" alt="${alt}"></figure></article></body></html>`;
-    const start = performance.now();
-    await extractMarkdown(html, "https://example.org/a");
-    expect(performance.now() - start).toBeLessThan(1500);
+    const out = await extractMarkdown(html, "https://example.org/a");
+    expect(out.markdown).toContain("The committee met on Tuesday");
   });
 });
