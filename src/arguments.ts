@@ -161,6 +161,13 @@ const schemas = lazySchema((z) => {
         { error: "must be an object of strings" },
       )
       .optional(),
+    resolved: z
+      .object(
+        { search: z.object({}).loose(), keys: z.object({}).loose() },
+        { error: "must be loaded Settings" },
+      )
+      .loose()
+      .optional(),
     providers: z
       .array(z.object({ name: text }).loose(), { error: "must be an array of providers" })
       .optional(),

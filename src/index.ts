@@ -9,7 +9,8 @@ export { BadInputError } from "./arguments.js";
 export type { WebAbility } from "./config/abilities.js";
 export { readWebAbility, webAbilityGate, writeWebAbility } from "./config/abilities.js";
 export type { LoadConfigOptions, ResolvedConfig } from "./config/load.js";
-export { ConfigError, loadConfig } from "./config/load.js";
+export { ConfigError, loadConfig, settingsFromEnv } from "./config/load.js";
+export type { Settings } from "./config/settings.js";
 export { Deadline, DeadlineExceeded } from "./core/deadline.js";
 
 export type { Attempt, Failure, Status } from "./core/status.js";

@@ -17,6 +17,8 @@ import {
   URL_ARGUMENT,
   WEBSIFT_CONFIG,
 } from "./arguments.js";
+import { settingsFromEnv } from "./config/load.js";
+import type { EnabledSetting, Settings } from "./config/settings.js";
 import { callDeadline, withoutNumberDeadline } from "./core/call-budget.js";
 import { warnRenamedOption } from "./core/deprecation.js";
 import type { Attempt } from "./core/status.js";
@@ -31,7 +33,7 @@ import { fetchBest } from "./read/fetch-best.js";
 import { closeSharedRenderer, type ReadOptions, type ReadResult, read } from "./read/read.js";
 import { type SearchResponse, searchChain } from "./search/chain.js";
 import type { SearchOptions } from "./search/options.js";
-import type { Provider, ProviderContext } from "./search/provider.js";
+import { type Provider, providerContext } from "./search/provider.js";
 import { duckduckgoInstant } from "./search/providers/duckduckgo-instant.js";
 import { PROVIDERS } from "./search/registry.js";
 import { runProvider } from "./search/run-provider.js";
@@ -40,8 +42,16 @@ import { MemoryStore, type Store } from "./store/store.js";
 export interface WebsiftConfig extends NetConfig {
   /** Shared state (cache, cooldowns, rate limits); memory by default. */
   store?: Store;
-  /** Where keys and settings are read from (default process.env). Keys never come from config files. */
+  /**
+   * Where keys and settings are read from (default process.env), through the configuration loader, once. Keys
+   * never come from config files.
+   */
   env?: Record<string, string | undefined>;
+  /**
+   * Settings a loader already read (`loadConfig().values`: file, environment, `.env`, as the CLI and the service
+   * do); `env` is then not read.
+   */
+  resolved?: Settings;
   /** Replaces the provider registry (tests, custom engines). */
   providers?: Provider[];
   /** Provider settings (ddgRetryDelayMs, ddgCooldownMs, braveRatePerSec, …). */
@@ -63,7 +73,7 @@ export interface WebsiftConfig extends NetConfig {
    */
   wikipediaFallback?: boolean;
   /** false, or WEBSIFT_ENABLED=0: every call answers "disabled" and no request leaves. */
-  enabled?: boolean | (() => boolean | Promise<boolean>);
+  enabled?: EnabledSetting;
   /** Providers `auto` asks first, in this order; the rest follow in the usual order. */
   providerOrder?: string[];
   /** For calls that do not say (the operator's settings): results per search, safe search, page size and mode. */
@@ -98,31 +108,47 @@ export interface Websift {
 /** The library's front door. */
 export function createWebsift(given?: WebsiftConfig): Websift {
   const config = checkArgument("createWebsift", "config", WEBSIFT_CONFIG, given);
-  const env = config.env ?? process.env;
+  const providers = config.providers ?? PROVIDERS;
+  const settings =
+    config.resolved ??
+    settingsFromEnv(
+      config.env,
+      providers.flatMap((p) => p.keyEnv ?? []),
+    );
   // Endpoints the operator configured by hand may live on their own network; nothing else may.
-  const trustedOrigins = [...(config.trustedOrigins ?? []), env.SEARXNG_URL, env.WEBSIFT_LLM_BASE_URL].filter(
-    (o): o is string => !!o?.trim(),
-  );
-  const net = createNet({ ...config, env, trustedOrigins });
+  const trustedOrigins = [
+    ...(config.trustedOrigins ?? []),
+    settings.search.searxngUrl,
+    settings.llm.baseUrl,
+  ].filter((o): o is string => !!o);
+  const proxies = config.proxies ?? settings.net;
+  const net = createNet({ ...config, env: undefined, proxies, trustedOrigins });
   const store = config.store ?? new MemoryStore();
   const log = config.log ?? (() => {});
-  const providers = config.providers ?? PROVIDERS;
-  const ctx: ProviderContext = { net, env, store, log, settings: config.settings ?? {} };
+  const ctx = providerContext({
+    net,
+    config: settings,
+    store,
+    log,
+    settings: { ...settings.search.tuning, ...config.settings },
+  });
   const timeoutMs =
-    config.timeoutMs ?? (Number(env.WEBSIFT_TIMEOUT) > 0 ? Number(env.WEBSIFT_TIMEOUT) * 1000 : 20_000);
+    config.timeoutMs ??
+    (settings.search.timeoutSeconds !== undefined ? settings.search.timeoutSeconds * 1000 : 20_000);
   const enabled = async () => {
-    if (env.WEBSIFT_ENABLED === "0") return false;
+    if (!settings.search.enabled) return false;
     if (typeof config.enabled === "function") return config.enabled();
     return config.enabled !== false;
   };
-  const defaults = config.defaults ?? {};
-  const wikipedia = config.wikipediaFallback !== false && env.WEBSIFT_WIKIPEDIA_FALLBACK !== "0";
+  const defaults = { ...settings.search.defaults, ...definedOnly(config.defaults ?? {}) };
+  const wikipedia = config.wikipediaFallback !== false && settings.search.wikipediaFallback;
+  const caps = providerCaps(config) ?? settings.search.budgets;
   const chain = {
     providers,
     ctx,
-    providerTimeoutMs: providerCaps(config),
+    providerTimeoutMs: Object.keys(caps).length ? caps : undefined,
     timeoutMs,
-    order: config.providerOrder,
+    order: config.providerOrder ?? settings.search.providerOrder,
     defaults: { limit: defaults.limit, safesearch: defaults.safesearch },
   };
   const sized = (options: ReadOptions): ReadOptions => ({
@@ -134,10 +160,10 @@ export function createWebsift(given?: WebsiftConfig): Websift {
   const readCtx = {
     net,
     store,
-    env,
+    config: settings,
     log,
     // As net judges a URL: a name a proxy carries is left to the proxy; otherwise every address must be public.
-    vet: (url: string) => vetUrl(url, { resolve: config.resolve, env }),
+    vet: (url: string) => vetUrl(url, { resolve: config.resolve, proxies }),
   };
 
   const disabledSearch = (query: string, error = "web search is turned off in websift's settings") => ({
@@ -171,7 +197,7 @@ export function createWebsift(given?: WebsiftConfig): Websift {
     );
   };
 
-  const llm = createLlm({ net, env });
+  const llm = createLlm({ net, llm: settings.llm });
   /** Every read goes through the extract chain (keyed rungs only when unfrozen or pinned), then the ladder. */
   const readPage = async (call: string, url: string, given: ReadOptions | undefined): Promise<ReadResult> => {
     let options: ReadOptions;
@@ -307,4 +333,9 @@ function disabledRead(url: string): ReadResult {
     code: "disabled",
     message: "web access is turned off in websift's settings",
   });
+}
+
+/** The fields a caller set: an option left `undefined` does not hide the configured default. */
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -1,3 +1,5 @@
+import { settingsFromEnv } from "../config/load.js";
+import type { LlmSettings as ModelSettings } from "../config/settings.js";
 import { Deadline } from "../core/deadline.js";
 import type { Attempt, Failure } from "../core/status.js";
 import type { Net } from "../net/client.js";
@@ -39,22 +41,25 @@ export interface LlmClient {
 
 export interface LlmSettings {
   net: Net;
+  /** The model's settings as the loader read them (WEBSIFT_LLM_BASE_URL, _API_KEY, _MODEL). */
+  llm?: ModelSettings;
+  /** Without `llm`: an environment to read them from, through the loader (default process.env). */
   env?: Record<string, string | undefined>;
 }
 
-/** The configured client, or undefined when WEBSIFT_LLM_BASE_URL is not set (callers then use their rules). */
-/** Whether the environment names a model (createLlm gives a client exactly then). */
-export function llmConfigured(env: Record<string, string | undefined> = process.env): boolean {
-  return !!env.WEBSIFT_LLM_BASE_URL?.trim();
+/** Whether the settings name a model (createLlm gives a client exactly then). */
+export function llmConfigured(llm: ModelSettings): boolean {
+  return !!llm.baseUrl;
 }
 
-export function createLlm({ net, env = process.env }: LlmSettings): LlmClient | undefined {
-  if (!llmConfigured(env)) return undefined;
-  const base = (env.WEBSIFT_LLM_BASE_URL as string).trim();
-  const endpoint = `${base.replace(/\/+$/, "")}/chat/completions`;
-  const key = env.WEBSIFT_LLM_API_KEY?.trim();
+/** The configured client, or undefined when WEBSIFT_LLM_BASE_URL is not set (callers then use their rules). */
+export function createLlm({ net, llm, env }: LlmSettings): LlmClient | undefined {
+  const settings = llm ?? settingsFromEnv(env).llm;
+  if (!settings.baseUrl) return undefined;
+  const endpoint = `${settings.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+  const key = settings.apiKey;
   // llama.cpp serves whatever it loaded and ignores the name; the others need WEBSIFT_LLM_MODEL.
-  const model = env.WEBSIFT_LLM_MODEL?.trim() || "default";
+  const model = settings.model || "default";
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
   if (key) headers.authorization = `Bearer ${key}`;
   const scrub = (text: string) => (key ? text.split(key).join("[key]") : text);

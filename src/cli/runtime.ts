@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from "commander";
+import type { ResolvedConfig } from "../config/load.js";
 import type { Websift } from "../websift.js";
 
 /** Exit codes: results, an honest failure or empty answer, bad input. */
@@ -10,18 +11,21 @@ export const EXIT = { ok: 0, failure: 1, badInput: 2 } as const;
  * met by one run is remembered by the next. A bad config file throws ConfigError naming the setting and file.
  */
 // The library is loaded when a command runs, not when the CLI starts: `websift --help` needs none of it.
-export async function websiftFromEnv(options: { verbose?: boolean } = {}): Promise<Websift> {
+export async function websiftFromEnv(
+  options: { verbose?: boolean; config?: ResolvedConfig } = {},
+): Promise<Websift> {
   const [{ loadConfig }, { createWebsift }, { openStore }, { webAbilityGate }] = await Promise.all([
     import("../config/load.js"),
     import("../websift.js"),
     import("../store/open-store.js"),
     import("../config/abilities.js"),
   ]);
-  const config = loadConfig();
+  // Loaded once per run: a command that read the configuration already (mcp, doctor) hands it over.
+  const config = options.config ?? loadConfig();
   const operatorLog = (line: string) => process.stderr.write(`websift: ${line}\n`);
-  const verbose = options.verbose || config.env.WEBSIFT_DEBUG === "1";
+  const verbose = options.verbose || config.values.debug;
   const settings = config.toWebsiftConfig();
-  const store = openStore({ env: config.env, log: operatorLog });
+  const store = openStore({ ...config.values.store, log: operatorLog });
   return createWebsift({
     ...settings,
     store,

@@ -1,5 +1,5 @@
 import type { Store } from "../store/store.js";
-import type { WebsiftConfig } from "../websift.js";
+import type { EnabledSetting } from "./settings.js";
 
 /** The web skill's switch lives in the shared store, so every process sharing it sees a change on its next call. */
 export const WEB_ABILITY_KEY = "abilities:web";
@@ -43,7 +43,7 @@ export async function writeWebAbility(store: Store, on: boolean): Promise<WebAbi
  */
 export function webAbilityGate(
   store: MaybeStatusStore,
-  configured: WebsiftConfig["enabled"] = true,
+  configured: EnabledSetting = true,
 ): () => Promise<boolean> {
   return async () => {
     const base = typeof configured === "function" ? await configured() : configured;

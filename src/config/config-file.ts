@@ -15,7 +15,7 @@ export function updateConfigFile(path: string, changes: Record<string, unknown>)
     if (value === null || value === undefined) delete next[key];
     else next[key] = value;
   }
-  const parsed = fileSchema.safeParse(next);
+  const parsed = fileSchema().safeParse(next);
   // A key this call does not touch is the operator's business (perhaps for a newer websift): kept, not judged.
   const issues = (parsed.error?.issues ?? []).filter(
     (i) => !(i.code === "unrecognized_keys" && i.keys.every((k) => !(k in changes))),

@@ -2,17 +2,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import dotenv from "dotenv";
-import type { WebsiftConfig } from "../websift.js";
-import {
-  fileSchema,
-  fromEnv,
-  isSwitch,
-  OTHER_VARIABLES,
-  providerSettings,
-  SETTINGS,
-  type SettingSpec,
-  toEnv,
-} from "./schema.js";
+import { defaultStatePath } from "../store/sqlite.js";
+import { fileSchema, fromEnv, isSwitch, providerSettings, type SettingSpec, settingSpecs } from "./schema.js";
+import type { ConfiguredOptions, Settings } from "./settings.js";
 
 export type SettingSource = "default" | "file" | "env";
 
@@ -32,14 +24,14 @@ export interface ResolvedConfig {
   settings: ResolvedSetting[];
   budgets: Record<string, number>;
   providers: Record<string, unknown>;
-  /** The environment the library sees: .env < file settings < real environment. */
-  env: Record<string, string | undefined>;
+  /** The typed settings everything below the loader reads: defaults < file < `.env` < real environment. */
+  values: Settings;
   /** Where a variable's value came from: the real environment (which wins) or `.env`; undefined when neither. */
   origin(name: string): "process" | "dotenv" | undefined;
   /** How long a conversation waits for a lookup before going on (createSession's waitSeconds), when set. */
   waitSeconds?: number;
-  /** Options for createWebsift(); call options still win over all of it. */
-  toWebsiftConfig(): WebsiftConfig;
+  /** Options for createWebsift() (`resolved` and the fields it sets); call options still win over all of it. */
+  toWebsiftConfig(): ConfiguredOptions;
 }
 
 /** A configuration mistake: names the setting and the file so the user can fix it in one go. */
@@ -63,6 +55,8 @@ export interface LoadConfigOptions {
   envPath?: string;
   /** Where a warning about a setting goes (default stderr). */
   warn?: (line: string) => void;
+  /** Variables providers declare for their keys (`keyEnv`) beyond the built-in ones, for `Settings.keys`. */
+  keyNames?: readonly string[];
 }
 
 export const CONFIG_FILE_NAME = "websift.config.json";
@@ -81,7 +75,6 @@ export function loadConfig(options: LoadConfigOptions = {}): ResolvedConfig {
   const realEnv = options.env ?? process.env;
   const dotEnvPath = options.envPath ?? join(cwd, ".env");
   const dotEnv = existsSync(dotEnvPath) ? dotenv.parse(readFileSync(dotEnvPath)) : {};
-  const env: Record<string, string | undefined> = { ...dotEnv, ...realEnv };
   const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
   for (const name of unknownVariables(Object.keys(dotEnv))) warn(unknownVariableLine(name, dotEnvPath));
   for (const name of unknownVariables(Object.keys(realEnv)))
@@ -89,17 +82,71 @@ export function loadConfig(options: LoadConfigOptions = {}): ResolvedConfig {
 
   const file = findConfigFile(cwd, home);
   const fromFile = file ? readConfigFile(file) : {};
+  const resolved = resolveSettings({ dotEnv, realEnv, file: fromFile, keyNames: options.keyNames });
+  const { values } = resolved;
+  return {
+    file,
+    settings: resolved.list,
+    budgets: { ...values.search.budgets },
+    providers: (fromFile.providers ?? {}) as Record<string, unknown>,
+    values,
+    origin: (name) =>
+      realEnv[name] !== undefined ? "process" : dotEnv[name] !== undefined ? "dotenv" : undefined,
+    waitSeconds: values.search.waitSeconds,
+    toWebsiftConfig: () => websiftConfigOf(values),
+  };
+}
 
-  const settings: ResolvedSetting[] = [];
-  const fileEnv: Record<string, string> = {};
-  for (const spec of SETTINGS) {
+/**
+ * The settings of a library call that names only an environment (`createWebsift({ env })`, process.env by
+ * default): no file and no `.env`, as before. A value the schema refuses is left out (the setting keeps its
+ * default), as the library has always ignored a variable it could not read; the CLI refuses it by name.
+ */
+export function settingsFromEnv(
+  env: Record<string, string | undefined> = process.env,
+  keyNames?: readonly string[],
+): Settings {
+  return resolveSettings({ dotEnv: {}, realEnv: env, file: {}, keyNames, lenient: true }).values;
+}
+
+/** createWebsift's options from resolved settings: `resolved` itself, and the fields callers used to read. */
+function websiftConfigOf(values: Settings): ConfiguredOptions {
+  const search = values.search;
+  return {
+    resolved: values,
+    budgets: Object.keys(search.budgets).length ? { ...search.budgets } : undefined,
+    settings: { ...search.tuning },
+    timeoutMs: search.timeoutSeconds !== undefined ? search.timeoutSeconds * 1000 : undefined,
+    enabled: search.enabled,
+    wikipediaFallback: search.wikipediaFallback,
+    providerOrder: search.providerOrder,
+    defaults: { ...search.defaults },
+  };
+}
+
+interface Sources {
+  dotEnv: Record<string, string | undefined>;
+  realEnv: Record<string, string | undefined>;
+  file: Record<string, unknown>;
+  keyNames?: readonly string[];
+  /** Leave out a value the schema refuses instead of throwing ConfigError. */
+  lenient?: boolean;
+}
+
+/** Every setting from its sources, checked against the one schema, then nested into `Settings`. */
+function resolveSettings(sources: Sources): { list: ResolvedSetting[]; values: Settings } {
+  const { dotEnv, realEnv, file } = sources;
+  const env: Record<string, string | undefined> = { ...dotEnv, ...realEnv };
+  const list: ResolvedSetting[] = [];
+  const value = new Map<string, unknown>();
+  for (const spec of settingSpecs()) {
     const raw = env[spec.env];
-    const envValue = raw === undefined ? undefined : checkEnv(spec, raw);
-    const fileValue = (fromFile as Record<string, unknown>)[spec.key];
-    if (fileValue !== undefined) fileEnv[spec.env] = toEnv(spec, fileValue);
+    const envValue = raw === undefined ? undefined : checkEnv(spec, raw, sources.lenient);
+    const fileValue = spec.secret || spec.envOnly ? undefined : file[spec.key];
     const source: SettingSource =
       envValue !== undefined ? "env" : fileValue !== undefined ? "file" : "default";
-    settings.push({
+    value.set(spec.key, envValue ?? fileValue);
+    list.push({
       key: spec.key,
       env: spec.env,
       secret: spec.secret,
@@ -110,43 +157,78 @@ export function loadConfig(options: LoadConfigOptions = {}): ResolvedConfig {
         : {}),
     });
   }
-
-  const merged = { ...fileEnv, ...env };
-  const budgets = fromFile.budgets ?? {};
-  const providers = fromFile.providers ?? {};
-  const timeout = settings.find((s) => s.key === "timeout")?.value as number | undefined;
-  const enabled = settings.find((s) => s.key === "enabled")?.value as boolean | undefined;
-  const braveRate = settings.find((s) => s.key === "braveRatePerSec")?.value as number | undefined;
-  const settingOf = <T>(key: string) => settings.find((s) => s.key === key)?.value as T | undefined;
-  const order = settingOf<string>("providerOrder");
-
-  return {
-    file,
-    settings,
-    budgets,
-    providers,
-    env: merged,
-    origin: (name) =>
-      realEnv[name] !== undefined ? "process" : dotEnv[name] !== undefined ? "dotenv" : undefined,
-    waitSeconds: settingOf<number>("waitSeconds"),
-    toWebsiftConfig() {
-      return {
-        env: merged,
-        budgets: Object.keys(budgets).length ? budgets : undefined,
-        settings: { ...providers, ...(braveRate !== undefined ? { braveRatePerSec: braveRate } : {}) },
-        timeoutMs: timeout !== undefined ? timeout * 1000 : undefined,
-        enabled: enabled ?? true,
-        wikipediaFallback: settingOf<boolean>("wikipediaFallback") ?? true,
-        providerOrder: order ? order.split(",") : undefined,
-        defaults: {
-          limit: settingOf<number>("maxResults"),
-          safesearch: settingOf<"off" | "moderate" | "strict">("safeSearch"),
-          maxChars: settingOf<number>("maxChars"),
-          mode: settingOf<"passages" | "cut" | "head-tail">("longPageMode"),
-        },
-      };
+  const of = <T>(key: string) => value.get(key) as T | undefined;
+  const text = (key: string) => of<string>(key)?.trim() || undefined;
+  // A proxy variable may be spelt in lower case, as curl and undici read it; the upper-case one wins.
+  const proxy = (key: string, lower: string) => of<string>(key) ?? (env[lower] || undefined);
+  const order = of<string>("providerOrder");
+  const braveRate = of<number>("braveRatePerSec");
+  const keyNames = new Set([
+    ...settingSpecs()
+      .filter((s) => s.secret && s.env.endsWith("_API_KEY") && !s.env.startsWith("WEBSIFT_"))
+      .map((s) => s.env),
+    ...(sources.keyNames ?? []),
+  ]);
+  const keys: Record<string, string> = {};
+  for (const name of keyNames) {
+    const v = env[name];
+    if (v) keys[name] = v;
+  }
+  const values: Settings = {
+    search: {
+      timeoutSeconds: of<number>("timeout"),
+      enabled: of<boolean>("enabled") ?? true,
+      enablePaid: of<boolean>("enablePaid") ?? false,
+      wikipediaFallback: of<boolean>("wikipediaFallback") ?? true,
+      providerOrder: order ? order.split(",") : undefined,
+      budgets: (file.budgets as Record<string, number> | undefined) ?? {},
+      tuning: {
+        ...((file.providers as Record<string, unknown> | undefined) ?? {}),
+        ...(braveRate !== undefined ? { braveRatePerSec: braveRate } : {}),
+      },
+      searxngUrl: text("searxngUrl"),
+      searxngEngines: of<string>("searxngEngines"),
+      geminiModel: text("geminiModel"),
+      defaults: {
+        limit: of<number>("maxResults"),
+        safesearch: of<"off" | "moderate" | "strict">("safeSearch"),
+        maxChars: of<number>("maxChars"),
+        mode: of<"passages" | "cut" | "head-tail">("longPageMode"),
+      },
+      waitSeconds: of<number>("waitSeconds"),
     },
+    keys,
+    store: {
+      kind: text("store")?.toLowerCase(),
+      redisUrl: text("redisUrl"),
+      path: defaultStatePath(env),
+    },
+    llm: { baseUrl: text("llmBaseUrl"), apiKey: text("llmApiKey"), model: text("llmModel") },
+    browser: { engine: of<string>("browserEngine"), cdpUrl: text("browserCdpUrl") },
+    net: {
+      httpProxy: proxy("httpProxy", "http_proxy"),
+      httpsProxy: proxy("httpsProxy", "https_proxy"),
+      noProxy: proxy("noProxy", "no_proxy"),
+      extraCaCertsFile: of<string>("extraCaCerts"),
+    },
+    mcp: {
+      host: of<string>("mcpHost"),
+      port: of<number>("mcpPort"),
+      waitSeconds: of<number>("mcpWaitSeconds"),
+      token: of<string>("mcpToken"),
+      allowedHosts: of<string>("mcpAllowedHosts"),
+      allowedOrigins: of<string>("mcpAllowedOrigins"),
+    },
+    serve: {
+      host: of<string>("serveHost"),
+      port: of<number>("servePort"),
+      token: of<string>("serveToken"),
+      adminToken: of<string>("adminToken"),
+    },
+    debug: of<boolean>("debug") ?? false,
+    environment: Object.freeze(env),
   };
+  return { list, values };
 }
 
 function readConfigFile(path: string) {
@@ -164,16 +246,16 @@ function readConfigFile(path: string) {
     const tuning = (data as { providers?: unknown }).providers;
     if (tuning && typeof tuning === "object" && !Array.isArray(tuning))
       for (const name of Object.keys(tuning))
-        if (!(name in providerSettings.shape))
+        if (!(name in providerSettings().shape))
           throw new ConfigError(
             `providers.${name}`,
             path,
             name === "wikipedia"
               ? 'is not a setting: to turn the Wikipedia fallback off, set "wikipediaFallback": false'
-              : `unknown provider setting (known: ${Object.keys(providerSettings.shape).join(", ")})`,
+              : `unknown provider setting (known: ${Object.keys(providerSettings().shape).join(", ")})`,
           );
     for (const name of Object.keys(data)) {
-      const secret = SETTINGS.find((s) => s.secret && (s.key === name || s.env === name));
+      const secret = settingSpecs().find((s) => s.secret && (s.key === name || s.env === name));
       if (secret)
         throw new ConfigError(
           name,
@@ -182,7 +264,7 @@ function readConfigFile(path: string) {
         );
     }
   }
-  const parsed = fileSchema.safeParse(data);
+  const parsed = fileSchema().safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? issue.path.join(".") : "(file)";
@@ -193,15 +275,16 @@ function readConfigFile(path: string) {
   return parsed.data;
 }
 
-const KNOWN_VARIABLES = new Set([...SETTINGS.map((s) => s.env), ...OTHER_VARIABLES]);
+const knownVariables = () => new Set(settingSpecs().map((s) => s.env));
 
 /** WEBSIFT_ names nothing reads: a typo that would otherwise look as if it worked. */
 function unknownVariables(names: string[]): string[] {
-  return names.filter((n) => n.startsWith("WEBSIFT_") && !KNOWN_VARIABLES.has(n));
+  const known = knownVariables();
+  return names.filter((n) => n.startsWith("WEBSIFT_") && !known.has(n));
 }
 
 function unknownVariableLine(name: string, where: string): string {
-  const near = closest(name, [...KNOWN_VARIABLES]);
+  const near = closest(name, [...knownVariables()]);
   return `websift: ${where}: ${name} is not a websift setting and is ignored${near ? ` (did you mean ${near}?)` : ""}`;
 }
 
@@ -230,14 +313,17 @@ function editDistance(a: string, b: string): number {
   return previous[b.length];
 }
 
-function checkEnv(spec: SettingSpec, raw: string): unknown {
+function checkEnv(spec: SettingSpec, raw: string, lenient = false): unknown {
   const value = fromEnv(spec, raw);
   if (value === undefined) return undefined;
-  if (isSwitch(spec) && typeof value !== "boolean")
+  if (isSwitch(spec) && typeof value !== "boolean") {
+    if (lenient) return undefined;
     throw new ConfigError(spec.env, "environment", `is a switch: set it to 1 (on) or 0 (off), not "${raw}"`);
+  }
   const ok = spec.schema.safeParse(value);
-  if (!ok.success) throw new ConfigError(spec.env, "environment", ok.error.issues[0]?.message ?? "invalid");
-  return value;
+  if (ok.success) return value;
+  if (lenient) return undefined;
+  throw new ConfigError(spec.env, "environment", ok.error.issues[0]?.message ?? "invalid");
 }
 
 /** For display: secrets shown as set or unset, never their value. */

@@ -1,4 +1,6 @@
 import type { Dispatcher } from "undici";
+import { settingsFromEnv } from "../config/load.js";
+import type { NetSettings } from "../config/settings.js";
 import { Deadline } from "../core/deadline.js";
 import { type BodyLimits, decodeBody } from "./body.js";
 import { ConnectingSockets, type ConnectTo, VettedAddresses } from "./connector.js";
@@ -6,7 +8,6 @@ import { Dispatchers } from "./dispatchers.js";
 import { Exchange } from "./exchange.js";
 import { classifyError, type NetFailure, type NetPhase, netFailure, safeHost } from "./failure.js";
 import { hopVetter, originOf } from "./hop-vetting.js";
-import { type ProxyEnv, proxyEnvFrom } from "./proxy.js";
 import { redirectHop } from "./redirect.js";
 import { CHROME_USER_AGENT, hopHeadersFor } from "./request-headers.js";
 import { systemResolve } from "./resolver.js";
@@ -34,8 +35,10 @@ export interface NetConfig {
   trustedOrigins?: string[];
   /** Extra trusted CA certificates (PEM); NODE_EXTRA_CA_CERTS works as well. */
   ca?: string | string[];
-  /** Environment for HTTP(S)_PROXY / NO_PROXY; defaults to process.env. */
-  env?: NodeJS.ProcessEnv;
+  /** Proxies and extra CAs as the loader read them (HTTP(S)_PROXY, NO_PROXY, NODE_EXTRA_CA_CERTS). */
+  proxies?: NetSettings;
+  /** Without `proxies`: the environment the loader reads them from (default process.env). */
+  env?: Record<string, string | undefined>;
   userAgent?: string;
   maxRedirects?: number;
   maxBytes?: number;
@@ -93,13 +96,19 @@ const MAX_CODINGS = 3;
  */
 export function createNet(config: NetConfig = {}): Net {
   const vetted = new VettedAddresses();
-  const proxyEnv: ProxyEnv = proxyEnvFrom(config.env ?? process.env);
+  const proxyEnv: NetSettings = config.proxies ?? settingsFromEnv(config.env).net;
   const connecting = new ConnectingSockets();
   const trusted = new Set((config.trustedOrigins ?? []).flatMap((o) => originOf(o) ?? []));
   // Trusted origins get their own pin table and agent: their private addresses must never be reused for an
   // untrusted request to the same host name.
   const trustedPins = new VettedAddresses();
-  const dispatchers = new Dispatchers(config, proxyEnv, vetted, trustedPins, connecting);
+  const dispatchers = new Dispatchers(
+    { ...config, extraCaCertsFile: proxyEnv.extraCaCertsFile },
+    proxyEnv,
+    vetted,
+    trustedPins,
+    connecting,
+  );
   const vetHop = hopVetter({
     resolve: config.resolve ?? systemResolve,
     proxyEnv,

@@ -86,11 +86,16 @@ export class ConnectingSockets {
 
 export function pinnedConnector(
   vetted: VettedAddresses,
-  options: { connectTo?: ConnectTo; ca?: string | string[]; connectTimeoutMs?: number },
+  options: {
+    connectTo?: ConnectTo;
+    ca?: string | string[];
+    extraCaCertsFile?: string;
+    connectTimeoutMs?: number;
+  },
   connecting?: ConnectingSockets,
 ): buildConnector.connector {
   const base = loadUndici().buildConnector({
-    ...trustContext(options.ca),
+    ...trustContext(options.ca, options.extraCaCertsFile),
     timeout: options.connectTimeoutMs ?? 30_000,
   });
   return (opts, callback) => {

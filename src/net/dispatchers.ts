@@ -7,13 +7,15 @@ import {
 } from "./connector.js";
 import { MAX_HEADER_BYTES } from "./failure.js";
 import { interimTolerantFactory } from "./interim-responses.js";
-import { type ProxyEnv, proxyFor } from "./proxy.js";
+import { type ProxySettings, proxyFor } from "./proxy.js";
 import { trustContext } from "./trust.js";
 import { loadUndici } from "./undici.js";
 
 export interface DispatcherConfig {
   connectTo?: ConnectTo;
   ca?: string | string[];
+  /** NODE_EXTRA_CA_CERTS, read with the settings: joined to `ca` when that replaces Node's store. */
+  extraCaCertsFile?: string;
 }
 
 /**
@@ -29,7 +31,7 @@ export class Dispatchers {
 
   constructor(
     private readonly config: DispatcherConfig,
-    private readonly proxyEnv: ProxyEnv,
+    private readonly proxyEnv: ProxySettings,
     vetted: VettedAddresses,
     private readonly trustedPins: VettedAddresses,
     private readonly connecting: ConnectingSockets,
@@ -57,7 +59,7 @@ export class Dispatchers {
     if (!proxy) return this.direct;
     let agent = this.proxies.get(proxy);
     if (!agent) {
-      const tls = trustContext(this.config.ca);
+      const tls = trustContext(this.config.ca, this.config.extraCaCertsFile);
       // proxyTunnel false: plain http goes to the proxy in absolute form, as curl and browsers send it; many
       // corporate proxies refuse CONNECT to port 80. https is always tunnelled.
       const { ProxyAgent } = loadUndici();

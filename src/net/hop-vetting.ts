@@ -2,13 +2,13 @@ import { isIP } from "node:net";
 import type { Deadline } from "../core/deadline.js";
 import type { VettedAddresses } from "./connector.js";
 import { classifyError, type NetFailure, netFailure } from "./failure.js";
-import { type ProxyEnv, proxyFor } from "./proxy.js";
+import { type ProxySettings, proxyFor } from "./proxy.js";
 import { resolveWithin } from "./resolver.js";
 import { checkUrl, type Resolve, vetAddresses } from "./url-policy.js";
 
 export interface HopVettingConfig {
   resolve: Resolve;
-  proxyEnv: ProxyEnv;
+  proxyEnv: ProxySettings;
   /** Pins of every name vetted by the address policy. */
   vetted: VettedAddresses;
   /** Pins of the operator-trusted origins, whose addresses are not judged. */

@@ -1,25 +1,15 @@
+import type { NetSettings } from "../config/settings.js";
+
 /**
  * Which proxy, if any, carries a request. undici's EnvHttpProxyAgent makes the same choice internally, but the
  * guard must know it before dispatch: through a proxy, names are resolved by the proxy, not by us.
  */
-export interface ProxyEnv {
-  HTTP_PROXY?: string;
-  HTTPS_PROXY?: string;
-  NO_PROXY?: string;
-}
+export type ProxySettings = Pick<NetSettings, "httpProxy" | "httpsProxy" | "noProxy">;
 
-export function proxyEnvFrom(env: NodeJS.ProcessEnv): ProxyEnv {
-  return {
-    HTTP_PROXY: env.HTTP_PROXY ?? env.http_proxy,
-    HTTPS_PROXY: env.HTTPS_PROXY ?? env.https_proxy,
-    NO_PROXY: env.NO_PROXY ?? env.no_proxy,
-  };
-}
-
-export function proxyFor(url: URL, env: ProxyEnv): string | undefined {
-  const proxy = url.protocol === "https:" ? (env.HTTPS_PROXY ?? env.HTTP_PROXY) : env.HTTP_PROXY;
+export function proxyFor(url: URL, proxies: ProxySettings): string | undefined {
+  const proxy = url.protocol === "https:" ? (proxies.httpsProxy ?? proxies.httpProxy) : proxies.httpProxy;
   if (!proxy) return undefined;
-  if (isLoopback(url) || bypassed(url, env.NO_PROXY ?? "")) return undefined;
+  if (isLoopback(url) || bypassed(url, proxies.noProxy ?? "")) return undefined;
   return proxy;
 }
 

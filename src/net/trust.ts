@@ -7,13 +7,16 @@ import tls from "node:tls";
  * the public roots and to NODE_EXTRA_CA_CERTS rather than standing in for them: trusting a corporate proxy's CA
  * must not stop public sites from verifying.
  */
-export function trustedCAs(extra: string | string[] | undefined, env = process.env): string[] | undefined {
+export function trustedCAs(
+  extra: string | string[] | undefined,
+  extraCaCertsFile: string | undefined,
+): string[] | undefined {
   const list = extra === undefined ? [] : Array.isArray(extra) ? extra : [extra];
   if (list.length === 0) return undefined;
   const fromEnv: string[] = [];
-  if (env.NODE_EXTRA_CA_CERTS) {
+  if (extraCaCertsFile) {
     try {
-      fromEnv.push(readFileSync(env.NODE_EXTRA_CA_CERTS, "utf8"));
+      fromEnv.push(readFileSync(extraCaCertsFile, "utf8"));
     } catch {
       // Node itself only warns about an unreadable file; so do we, by ignoring it.
     }
@@ -22,7 +25,10 @@ export function trustedCAs(extra: string | string[] | undefined, env = process.e
 }
 
 /** One SecureContext for the extra CAs, built once: a `ca` list would be parsed again on every connection. */
-export function trustContext(extra: string | string[] | undefined): { secureContext?: tls.SecureContext } {
-  const ca = trustedCAs(extra);
+export function trustContext(
+  extra: string | string[] | undefined,
+  extraCaCertsFile: string | undefined,
+): { secureContext?: tls.SecureContext } {
+  const ca = trustedCAs(extra, extraCaCertsFile);
   return ca ? { secureContext: tls.createSecureContext({ ca }) } : {};
 }

@@ -1,5 +1,6 @@
+import { settingsFromEnv } from "../config/load.js";
 import { classifyError } from "./failure.js";
-import { proxyEnvFrom, proxyFor } from "./proxy.js";
+import { type ProxySettings, proxyFor } from "./proxy.js";
 import { systemResolve } from "./resolver.js";
 import { checkUrl, type Resolve, vetAddresses } from "./url-policy.js";
 
@@ -11,11 +12,13 @@ export type VetResult =
 export interface VetOptions {
   resolve?: Resolve;
   /**
-   * The environment whose HTTP(S)_PROXY / NO_PROXY net uses. A URL that a proxy carries is judged as net judges
-   * it: rule 1 here, the name left to the proxy, since a machine behind an egress proxy often has no DNS of its
-   * own for public names.
+   * The proxies net uses (`Settings.net`). A URL that a proxy carries is judged as net judges it: rule 1 here,
+   * the name left to the proxy, since a machine behind an egress proxy often has no DNS of its own for public
+   * names.
    */
-  env?: NodeJS.ProcessEnv;
+  proxies?: ProxySettings;
+  /** Without `proxies`: an environment to read HTTP(S)_PROXY / NO_PROXY from, through the loader. */
+  env?: Record<string, string | undefined>;
 }
 
 /** The whole address policy (rules 1 and 2) as one call, with an injectable resolver. */
@@ -23,8 +26,8 @@ export async function vetUrl(url: string, options: VetOptions = {}): Promise<Vet
   const checked = checkUrl(url);
   if (!checked.ok) return { ok: false, code: checked.code, reason: checked.reason };
   if (checked.literal) return { ok: true, addresses: [checked.literal] };
-  if (options.env && proxyFor(checked.url, proxyEnvFrom(options.env)))
-    return { ok: true, addresses: [], viaProxy: true };
+  const proxies = options.proxies ?? (options.env ? settingsFromEnv(options.env).net : undefined);
+  if (proxies && proxyFor(checked.url, proxies)) return { ok: true, addresses: [], viaProxy: true };
   let addresses: string[];
   try {
     addresses = await (options.resolve ?? systemResolve)(checked.hostname);

@@ -1,3 +1,4 @@
+import type { Settings } from "../config/settings.js";
 import type { Deadline } from "../core/deadline.js";
 import type { Failure } from "../core/status.js";
 import type { Net, NetResponse } from "../net/client.js";
@@ -37,12 +38,12 @@ export type KeyedJsonResult<T> = { ok: true; value: T } | { ok: false; failure: 
  */
 export async function keyedJson<T>(
   call: KeyedJsonCall,
-  ctx: { net: Net; env: Record<string, string | undefined> },
+  ctx: { net: Net; config: Pick<Settings, "keys"> },
   deadline: Deadline,
   read: (body: unknown) => T | Promise<T>,
 ): Promise<KeyedJsonResult<T>> {
   const names = call.keyEnv ?? [];
-  const key = names.map((name) => ctx.env[name]).find((value) => value);
+  const key = names.map((name) => ctx.config.keys[name]).find((value) => value);
   if (names.length && !key)
     return {
       ok: false,

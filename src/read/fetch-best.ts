@@ -1,3 +1,4 @@
+import type { Settings } from "../config/settings.js";
 import type { Deadline } from "../core/deadline.js";
 import type { Attempt, Failure } from "../core/status.js";
 import { checkUrl } from "../net/url-policy.js";
@@ -36,7 +37,7 @@ const PROVIDER_SHARE = 0.5;
  * call pins them (`pin` also fixes their order).
  */
 export function fetchBest(url: string, options: ReadOptions = {}, ctx: ReadContext): Promise<ReadResult> {
-  const order = extractorsFor(options.pin, ctx.env);
+  const order = extractorsFor(options.pin, ctx.config);
   const render = options.render ?? "auto";
   const via = order.length ? `best:${order.join(",")}` : "direct";
   return readThrough(url, options, ctx, via, async (deadline) => {
@@ -84,12 +85,9 @@ async function vetByUrl(url: string): Promise<VetResult> {
 }
 
 /** Which keyed extractors this call may use, in order. */
-export function extractorsFor(
-  pin: ExtractProvider[] | undefined,
-  env: Record<string, string | undefined>,
-): ExtractProvider[] {
-  const wanted = pin ?? (env.WEBSIFT_ENABLE_PAID === "1" ? DEFAULT_ORDER : []);
-  return [...new Set(wanted)].filter((p) => EXTRACTORS[p] && Boolean(env[EXTRACTORS[p].key]));
+export function extractorsFor(pin: ExtractProvider[] | undefined, settings: Settings): ExtractProvider[] {
+  const wanted = pin ?? (settings.search.enablePaid ? DEFAULT_ORDER : []);
+  return [...new Set(wanted)].filter((p) => EXTRACTORS[p] && Boolean(settings.keys[EXTRACTORS[p].key]));
 }
 
 function providerDocument(url: string, got: Extracted): ReadDocument {

@@ -1,3 +1,4 @@
+import type { Settings } from "../config/settings.js";
 import { callDeadline, withoutNumberDeadline } from "../core/call-budget.js";
 import type { Deadline } from "../core/deadline.js";
 import type { Attempt, Failure, Status } from "../core/status.js";
@@ -50,7 +51,8 @@ export interface ReadOptions {
 export interface ReadContext {
   net: Net;
   store: Store;
-  env: Record<string, string | undefined>;
+  /** The typed settings (keys, paid use) the keyed extract providers read. */
+  config: Settings;
   log(message: string): void;
   /** The browser for rendering; a process-wide one is used when absent. */
   renderer?: Renderer;

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { Settings } from "../config/settings.js";
 import { callDeadline } from "../core/call-budget.js";
 import type { Deadline } from "../core/deadline.js";
 import type { Attempt, Status } from "../core/status.js";
@@ -12,6 +13,7 @@ import {
   type ProviderAnswer,
   type ProviderContext,
   providerConfigured,
+  providerContext,
   providerTimeoutMs,
 } from "./provider.js";
 import { runProvider, type StepResult, stepReads } from "./run-provider.js";
@@ -62,25 +64,21 @@ export type AutoStage =
   | { kind: "one"; provider: Provider }
   | { kind: "group"; group: string; first?: Provider; spread: Provider[]; thinBelow: number };
 
-export function paidUnfrozen(env: Record<string, string | undefined>): boolean {
-  return env.WEBSIFT_ENABLE_PAID === "1";
-}
-
 /** `auto`'s stages, from the places the providers declare (`Provider.auto`); paid ones only once unfrozen. */
 export function autoStages(
   providers: readonly Provider[],
-  env: Record<string, string | undefined>,
+  settings: Settings,
   exclude: readonly string[] = [],
   order: readonly string[] = [],
 ): AutoStage[] {
   const placed = providers
     .filter((p): p is Provider & { auto: AutoPlace } => p.auto !== undefined)
     .sort((a, b) => a.auto.rank - b.auto.rank);
-  const unfrozen = paidUnfrozen(env);
+  const unfrozen = settings.search.enablePaid;
   // Asked only of the providers `auto` may use: some look on disk (gemini-cli searches PATH for its binary),
   // and this runs on every search.
   const usable = (p: Provider) =>
-    (p.paid && !unfrozen) || exclude.includes(p.name) ? false : providerConfigured(p, env);
+    (p.paid && !unfrozen) || exclude.includes(p.name) ? false : providerConfigured(p, settings);
   const stages: AutoStage[] = [];
   const seen = new Set<string>();
   for (const p of placed) {
@@ -144,7 +142,7 @@ export async function searchChain(
       }
     );
   const search = valid.value;
-  const env = config.ctx.env;
+  const settings = config.ctx.config;
   const base = {
     query: search.query,
     scope: search.scope,
@@ -155,24 +153,24 @@ export async function searchChain(
   const cacheKey =
     options.cache === false
       ? undefined
-      : `search:${hashOptions(search, paidUnfrozen(env), options.exclude, config.order)}`;
+      : `search:${hashOptions(search, settings.search.enablePaid, options.exclude, config.order)}`;
   // The cache entry and the state the provider asked first reads (its suspension, its cooldowns) come in one
   // read, sent with the switch's: one round trip to a shared store before the first request.
   const pinned =
     search.provider === "auto" ? undefined : config.providers.find((p) => p.name === search.provider);
   const stages =
-    search.provider === "auto" ? autoStages(config.providers, env, options.exclude, config.order) : [];
+    search.provider === "auto" ? autoStages(config.providers, settings, options.exclude, config.order) : [];
   const opening =
     search.provider === "auto"
       ? firstOf(stages[0])
-      : pinned && providerConfigured(pinned, env)
+      : pinned && providerConfigured(pinned, settings)
         ? pinned
         : undefined;
   const ahead = readAhead(config.ctx.store, [
     ...(cacheKey ? [cacheKey] : []),
     ...(opening ? stepReads(opening, search) : []),
   ]);
-  const firstCtx = opening ? { ...config.ctx, store: ahead } : config.ctx;
+  const firstCtx = opening ? providerContext({ ...config.ctx, store: ahead }) : config.ctx;
   const ctxOf = (p: Provider) => (p === opening ? firstCtx : config.ctx);
   const [refused, hit] = await Promise.all([
     refusal,
@@ -181,7 +179,7 @@ export async function searchChain(
   if (refused) return refused;
   if (hit) return { ...hit.response, cached: true, ageSeconds: Math.round((Date.now() - hit.at) / 1000) };
 
-  const deadline = callDeadline(options, config.timeoutMs ?? timeoutFromEnv(env) ?? 20_000);
+  const deadline = callDeadline(options, config.timeoutMs ?? timeoutOfSettings(settings) ?? 20_000);
   const attempts: Attempt[] = [];
   const note = (step: StepResult) => {
     attempts.push(step.attempt);
@@ -200,7 +198,7 @@ export async function searchChain(
         attempted: [],
         error: `unknown provider "${search.provider}" (known: ${config.providers.map((p) => p.name).join(", ")})`,
       };
-    if (!providerConfigured(pinned, env))
+    if (!providerConfigured(pinned, settings))
       return {
         ...base,
         status: "error",
@@ -327,9 +325,9 @@ function notConfigured(p: Provider): string {
   return `${p.name} is not configured: set ${p.keyEnv?.join(" or ") ?? p.needs ?? "its settings"}`;
 }
 
-function timeoutFromEnv(env: Record<string, string | undefined>): number | undefined {
-  const s = Number(env.WEBSIFT_TIMEOUT);
-  return Number.isFinite(s) && s > 0 ? s * 1000 : undefined;
+function timeoutOfSettings(settings: Settings): number | undefined {
+  const s = settings.search.timeoutSeconds;
+  return s === undefined ? undefined : s * 1000;
 }
 
 function hashOptions(

@@ -1,5 +1,6 @@
+import type { Settings } from "../config/settings.js";
 import type { Deadline } from "../core/deadline.js";
-import { warnRenamedOption } from "../core/deprecation.js";
+import { warnDeprecated, warnRenamedOption } from "../core/deprecation.js";
 import type { Failure } from "../core/status.js";
 import type { Net } from "../net/client.js";
 import type { Store } from "../store/store.js";
@@ -44,10 +45,13 @@ export type ProviderOutcome =
   | { status: "empty"; answer?: ProviderAnswer; note?: string }
   | Failure;
 
-/** What a provider may use: the guarded client, the environment (for its key), the store, a logger. */
+/** What a provider may use: the guarded client, the settings (its key in `config.keys`), the store, a logger. */
 export interface ProviderContext {
   net: Net;
-  env: Record<string, string | undefined>;
+  /** The typed settings, loaded once (`config.keys` by the variables providers declare in `keyEnv`). */
+  config: Settings;
+  /** @deprecated Read `config` (a key: `config.keys[name]`); the variables as loaded, for one minor version. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   store: Store;
   /** Operator log line (stderr); never include a key or the user's query in full. */
   log(message: string): void;
@@ -111,7 +115,7 @@ export interface Provider {
    * Whether it can run with these settings when that is more than one of its `keyEnv` variables being set (a URL
    * that must not be blank, a binary on PATH); without it, `providerConfigured` judges by `keyEnv` alone.
    */
-  configured?(env: Record<string, string | undefined>): boolean;
+  configured?(settings: Settings): boolean;
   search(query: ProviderQuery, ctx: ProviderContext, deadline: Deadline): Promise<ProviderOutcome>;
 }
 
@@ -128,7 +132,27 @@ const DEFAULT_PROVIDER_TIMEOUT_MS = 5000;
  * Whether a provider can run: its own `configured` when it has one, else one of its `keyEnv` variables set
  * (a provider that declares none needs nothing).
  */
-export function providerConfigured(p: Provider, env: Record<string, string | undefined>): boolean {
-  if (p.configured) return p.configured(env);
-  return p.keyEnv === undefined || p.keyEnv.some((name) => Boolean(env[name]));
+export function providerConfigured(p: Provider, settings: Settings): boolean {
+  if (p.configured) return p.configured(settings);
+  return p.keyEnv === undefined || p.keyEnv.some((name) => Boolean(settings.keys[name]));
+}
+
+/**
+ * A provider context whose deprecated `env` (what custom providers read their keys from) still answers, with
+ * one warning per process. It is a getter on the prototype, so building or spreading a context never sets it off;
+ * only a read does (a spread copy loses it: rebuild it with `providerContext({ ...ctx, store })`).
+ */
+export function providerContext(fields: Omit<ProviderContext, "env">): ProviderContext {
+  const environment = fields.config.environment;
+  const proto = {
+    get env() {
+      warnDeprecated(
+        "ProviderContext.env",
+        "websift: ProviderContext.env is deprecated, read ctx.config (a key: ctx.config.keys[name]); it goes in the next minor version",
+        "websift-provider-env",
+      );
+      return environment;
+    },
+  };
+  return Object.assign(Object.create(proto), fields);
 }

@@ -19,6 +19,6 @@ export async function health(ctx: ServeRuntime) {
     store: ctx.store.status(),
     mailbox: ctx.session().mailbox.status(),
     abilities: { web: (await ctx.enabled()) ? "on" : "off" },
-    providers: await providerHealth(ctx.websift(), ctx.config().env),
+    providers: await providerHealth(ctx.websift(), ctx.config().values),
   };
 }

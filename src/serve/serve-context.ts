@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { webAbilityGate } from "../config/abilities.js";
 import { CONFIG_FILE_NAME, loadConfig, type ResolvedConfig } from "../config/load.js";
+import { PROVIDERS } from "../search/registry.js";
 import { failedLookup, shuttingDown } from "../session/failed-lookup.js";
 import type { LookupKind } from "../session/lookup-key.js";
 import { Mailbox } from "../session/mailbox.js";
@@ -67,9 +68,11 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
   const log = options.log ?? ((line: string) => process.stderr.write(`websift: ${line}\n`));
   const cwd = options.cwd ?? process.cwd();
   const envPath = join(cwd, ".env");
-  const load = () => loadConfig({ cwd, home: options.home, env: options.env, envPath });
+  // The keys of every provider this instance runs, a custom one's included, are read with the rest.
+  const keyNames = (options.overrides?.providers ?? PROVIDERS).flatMap((p) => p.keyEnv ?? []);
+  const load = () => loadConfig({ cwd, home: options.home, env: options.env, envPath, keyNames });
   const first = load();
-  const store = options.store ?? openStore({ env: first.env, log });
+  const store = options.store ?? openStore({ ...first.values.store, log });
   // Every generation shares this store; closing a generation must not close it.
   const shared = keepOpen(store);
   const activity: ActivityEntry[] = [];
@@ -77,7 +80,7 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
   const listeners = new Set<(landing: Landing) => void>();
   // Results owed to conversations: in Redis for a fleet (its instances deliver each other's landings and land a
   // stopped one's lookups as failures), else in this process.
-  const redisUrl = store.status().backend === "redis" ? first.env.WEBSIFT_REDIS_URL?.trim() : undefined;
+  const redisUrl = store.status().backend === "redis" ? first.values.store.redisUrl : undefined;
   const mailbox = new Mailbox({
     store: redisUrl
       ? new RedisMailboxStore({ url: redisUrl, log, ...options.mailbox })
@@ -93,7 +96,7 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
   let current = build(first);
 
   function build(config: ResolvedConfig): Generation {
-    const verbose = config.env.WEBSIFT_DEBUG === "1";
+    const verbose = config.values.debug;
     const settings = config.toWebsiftConfig();
     const overridden = options.overrides?.enabled;
     // The config file, the caller's override and the dashboard's switch in the shared store must all allow.
@@ -216,7 +219,7 @@ export function createServeContext(options: ServeContextOptions = {}): ServeRunt
       return () => listeners.delete(listener);
     },
     async enabled() {
-      if (current.config.env.WEBSIFT_ENABLED === "0") return false;
+      if (!current.config.values.search.enabled) return false;
       return current.enabled();
     },
     draining: () => draining,

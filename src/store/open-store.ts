@@ -1,3 +1,4 @@
+import { warnDeprecated } from "../core/deprecation.js";
 import type { StoreStatus } from "./fallback.js";
 import { RedisStore } from "./redis.js";
 import { defaultStatePath, SqliteStore } from "./sqlite.js";
@@ -9,10 +10,18 @@ export type { StoreStatus } from "./fallback.js";
 export type StatusStore = Store & { status(): StoreStatus };
 
 export interface OpenStoreOptions {
-  env: Record<string, string | undefined>;
-  log: (line: string) => void;
-  /** The sqlite file; `~/.cache/websift/state.db` by default. */
+  /** WEBSIFT_STORE as the loader read it (`Settings.store.kind`): memory, sqlite or redis. */
+  kind?: string;
+  /** WEBSIFT_REDIS_URL (`Settings.store.redisUrl`). */
+  redisUrl?: string;
+  /** The sqlite file (`Settings.store.path`: `~/.cache/websift/state.db` unless the cache home moved). */
   path?: string;
+  /**
+   * @deprecated Pass `kind`, `redisUrl` and `path` (`Settings.store`, from `loadConfig().values`); an environment
+   * given here is read for WEBSIFT_STORE, WEBSIFT_REDIS_URL and the cache home, for one minor version.
+   */
+  env?: Record<string, string | undefined>;
+  log: (line: string) => void;
 }
 
 const BACKENDS = ["memory", "sqlite", "redis"] as const;
@@ -21,14 +30,21 @@ const BACKENDS = ["memory", "sqlite", "redis"] as const;
  * Picks the backend: `WEBSIFT_STORE` when set, else redis when `WEBSIFT_REDIS_URL` names one (a fleet), else
  * sqlite (one machine). A backend that cannot open leaves websift on memory, never without a store.
  */
-export function openStore({ env, log, path }: OpenStoreOptions): StatusStore {
-  const forced = env.WEBSIFT_STORE?.trim().toLowerCase();
+export function openStore(options: OpenStoreOptions): StatusStore {
+  const { env, log } = options;
+  if (env)
+    warnDeprecated(
+      "openStore.env",
+      "websift: openStore({ env }) is deprecated, pass { ...loadConfig().values.store, log }; env goes in the next minor version",
+      "websift-option-name",
+    );
+  const forced = options.kind ?? (env?.WEBSIFT_STORE?.trim().toLowerCase() || undefined);
   if (forced && !BACKENDS.includes(forced as (typeof BACKENDS)[number])) {
     log(
       `store: WEBSIFT_STORE=${forced} is not one of ${BACKENDS.join(", ")}; choosing from WEBSIFT_REDIS_URL`,
     );
   }
-  const url = env.WEBSIFT_REDIS_URL?.trim();
+  const url = options.redisUrl ?? (env?.WEBSIFT_REDIS_URL?.trim() || undefined);
   const backend = BACKENDS.find((b) => b === forced) ?? (url ? "redis" : "sqlite");
 
   if (backend === "memory") return memoryStore({ backend: "memory", degraded: false });
@@ -37,7 +53,7 @@ export function openStore({ env, log, path }: OpenStoreOptions): StatusStore {
     return standIn("redis", "WEBSIFT_STORE=redis but WEBSIFT_REDIS_URL is not set", log);
   }
   try {
-    return new SqliteStore(path ?? defaultStatePath(env));
+    return new SqliteStore(options.path ?? defaultStatePath(env ?? {}));
   } catch (error) {
     return standIn("sqlite", error instanceof Error ? error.message : String(error), log);
   }

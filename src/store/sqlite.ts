@@ -7,7 +7,7 @@ import type { StoreStatus } from "./fallback.js";
 import type { Store } from "./store.js";
 
 /** `~/.cache/websift/state.db`, or under `$XDG_CACHE_HOME` when the user has moved their caches. */
-export function defaultStatePath(env: Record<string, string | undefined> = process.env): string {
+export function defaultStatePath(env: Record<string, string | undefined>): string {
   const cache = env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache");
   return join(cache, "websift", "state.db");
 }
@@ -29,7 +29,7 @@ export class SqliteStore implements Store {
   private readonly reserve: (key: string, intervalMs: number) => number;
   private writes = 0;
 
-  constructor(readonly path: string = defaultStatePath()) {
+  constructor(readonly path: string) {
     // The file holds cached pages and search history: private to the user, like a browser profile.
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     closeSync(openSync(path, "a", 0o600));

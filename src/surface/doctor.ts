@@ -1,15 +1,16 @@
 import { maskedValue, type ResolvedConfig } from "../config/load.js";
+import type { Settings } from "../config/settings.js";
 import { Deadline } from "../core/deadline.js";
 import type { Failure, Status } from "../core/status.js";
-import { proxyEnvFrom, proxyFor } from "../net/proxy.js";
+import { proxyFor } from "../net/proxy.js";
 import { CHROMIUM_PATH, chromiumAvailable } from "../read/guarded-browser.js";
-import { paidUnfrozen } from "../search/chain.js";
 import { unreachable } from "../search/failure-summary.js";
 import {
   type Provider,
   type ProviderContext,
   type ProviderOutcome,
   providerConfigured,
+  providerContext,
   providerTimeoutMs,
 } from "../search/provider.js";
 import { recordFailure, suspendedUntil } from "../search/suspension.js";
@@ -73,7 +74,7 @@ export async function diagnose(
   config: ResolvedConfig,
   options: DiagnoseOptions = {},
 ): Promise<DoctorReport> {
-  const env = config.env;
+  const settings = config.values;
   const engines = options.live ? await liveCanaries(websift, config, options.settings) : undefined;
   // With the canaries, DuckDuckGo's is the one request made to it: a second one only risks a challenge.
   const ddgCanary = engines?.find((e) => e.engine === "duckduckgo");
@@ -87,7 +88,7 @@ export async function diagnose(
         ? true
         : "unknown";
 
-  const searxngUrl = env.SEARXNG_URL;
+  const searxngUrl = settings.search.searxngUrl;
   let searxng: DoctorReport["searxng"] = { configured: false };
   if (searxngUrl) {
     const s = await probe(websift, "searxng");
@@ -99,7 +100,7 @@ export async function diagnose(
     };
   }
 
-  const proxy = proxyFor(new URL("https://html.duckduckgo.com/"), proxyEnvFrom(env));
+  const proxy = proxyFor(new URL("https://html.duckduckgo.com/"), settings.net);
   const storeStatus = (websift.store as { status?: () => DoctorReport["store"] }).status?.() ?? {
     backend: websift.store.kind,
     degraded: false,
@@ -108,7 +109,7 @@ export async function diagnose(
     store: storeStatus,
     online,
     duckduckgo: ddg,
-    providers: await providerHealth(websift, env),
+    providers: await providerHealth(websift, settings),
     searxng,
     proxy: proxy ? { inUse: true, via: withoutPassword(proxy) } : { inUse: false },
     chromium: { available: chromiumAvailable(), path: CHROMIUM_PATH },
@@ -139,14 +140,16 @@ export async function liveCanaries(
   config: ResolvedConfig,
   settings: Record<string, unknown> = {},
 ): Promise<EngineCanary[]> {
-  const ctx: ProviderContext = {
+  const ctx = providerContext({
     net: websift.net,
-    env: config.env,
+    config: config.values,
     store: websift.store,
     log: () => {},
-    settings: { ...config.toWebsiftConfig().settings, ...settings },
-  };
-  const engines = websift.providers.filter((p) => p.kind === "keyless" && providerConfigured(p, config.env));
+    settings: { ...config.values.search.tuning, ...settings },
+  });
+  const engines = websift.providers.filter(
+    (p) => p.kind === "keyless" && providerConfigured(p, config.values),
+  );
   return Promise.all(engines.map((p) => canary(p, ctx)));
 }
 
@@ -198,16 +201,13 @@ const VERDICT_TEXT: Record<CanaryVerdict, string> = {
 };
 
 /** Every provider: configured, paid and frozen, and until when it (or a DuckDuckGo region) is cooling down. */
-export async function providerHealth(
-  websift: Websift,
-  env: Record<string, string | undefined>,
-): Promise<ProviderHealth[]> {
-  const unfrozen = paidUnfrozen(env);
+export async function providerHealth(websift: Websift, settings: Settings): Promise<ProviderHealth[]> {
+  const unfrozen = settings.search.enablePaid;
   const out: ProviderHealth[] = [];
   for (const p of websift.providers) {
     const health: ProviderHealth = {
       name: p.name,
-      configured: providerConfigured(p, env),
+      configured: providerConfigured(p, settings),
       paid: p.paid,
       frozen: p.paid && !unfrozen,
     };

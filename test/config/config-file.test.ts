@@ -82,7 +82,7 @@ describe("writeEnvVariable", () => {
     expect(() => writeEnvVariable(path, "EXA_API_KEY", "two words here")).toThrow(RangeError);
     writeEnvVariable(path, "EXA_API_KEY", "test-SECRET-exa-1234");
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(loadConfig({ cwd: dir, home: dir, env: {}, envPath: path }).env.EXA_API_KEY).toBe(
+    expect(loadConfig({ cwd: dir, home: dir, env: {}, envPath: path }).values.keys.EXA_API_KEY).toBe(
       "test-SECRET-exa-1234",
     );
   });

@@ -45,9 +45,9 @@ describe("the ca option", () => {
   it("adds to the public roots instead of replacing them", async () => {
     const { trustedCAs } = await import("../../src/net/trust.js");
     const tls = await import("node:tls");
-    const list = trustedCAs(ctx.sim.netConfig.ca, {}) ?? [];
+    const list = trustedCAs(ctx.sim.netConfig.ca, undefined) ?? [];
     expect(list.length).toBe(tls.rootCertificates.length + 1);
-    expect(trustedCAs(undefined)).toBeUndefined();
+    expect(trustedCAs(undefined, undefined)).toBeUndefined();
   });
 
   it("without it, the simulated web's certificate is refused with tls", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { settingsFromEnv } from "../../src/config/load.js";
 import { type Provider, providerConfigured } from "../../src/search/provider.js";
 import { PROVIDERS } from "../../src/search/registry.js";
 
@@ -11,13 +12,22 @@ describe("providerConfigured", () => {
       expect.arrayContaining(["brave", "tavily", "exa", "gemini"]),
     );
     for (const p of declaring) {
-      expect(providerConfigured(p, {}), p.name).toBe(false);
+      expect(providerConfigured(p, settingsFromEnv({})), p.name).toBe(false);
       for (const name of p.keyEnv ?? []) {
-        expect(providerConfigured(p, { [name]: "test-SECRET-key" }), `${p.name} ${name}`).toBe(true);
-        expect(providerConfigured(p, { [name]: "" }), `${p.name} ${name} empty`).toBe(false);
+        expect(
+          providerConfigured(p, settingsFromEnv({ [name]: "test-SECRET-key" })),
+          `${p.name} ${name}`,
+        ).toBe(true);
+        expect(providerConfigured(p, settingsFromEnv({ [name]: "" })), `${p.name} ${name} empty`).toBe(false);
       }
       // Another provider's key configures nothing here.
-      expect(providerConfigured(p, { UNRELATED_API_KEY: "test-SECRET-key" }), p.name).toBe(false);
+      expect(
+        providerConfigured(
+          p,
+          settingsFromEnv({ UNRELATED_API_KEY: "test-SECRET-key" }, ["UNRELATED_API_KEY"]),
+        ),
+        p.name,
+      ).toBe(false);
     }
   });
 
@@ -30,9 +40,19 @@ describe("providerConfigured", () => {
       timeoutMs: 1000,
       search: async () => ({ status: "empty" }),
     };
-    expect(providerConfigured(bare, {})).toBe(true);
-    const own: Provider = { ...bare, keyEnv: ["OWN_URL"], configured: (env) => env.OWN_URL === "yes" };
-    expect(providerConfigured(own, { OWN_URL: "no" })).toBe(false);
-    expect(providerConfigured(own, { OWN_URL: "yes" })).toBe(true);
+    expect(providerConfigured(bare, settingsFromEnv({}))).toBe(true);
+    // A variable it declares counts once the loader is told about it (createWebsift tells it every provider's).
+    const acme: Provider = { ...bare, kind: "keyed", keyEnv: ["ACME_KEY"] };
+    expect(providerConfigured(acme, settingsFromEnv({ ACME_KEY: "test-SECRET-acme" }, ["ACME_KEY"]))).toBe(
+      true,
+    );
+    expect(providerConfigured(acme, settingsFromEnv({}, ["ACME_KEY"]))).toBe(false);
+    const own: Provider = {
+      ...bare,
+      keyEnv: ["SEARXNG_URL"],
+      configured: (settings) => settings.search.searxngUrl === "https://searx.example/",
+    };
+    expect(providerConfigured(own, settingsFromEnv({ SEARXNG_URL: "https://other.example/" }))).toBe(false);
+    expect(providerConfigured(own, settingsFromEnv({ SEARXNG_URL: "https://searx.example/" }))).toBe(true);
   });
 });

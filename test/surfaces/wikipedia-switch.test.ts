@@ -121,7 +121,7 @@ describe("the Wikipedia switch in the config file and the CLI", () => {
     const where = config({ wikipediaFallback: false });
     const fromFile = loadConfig({ cwd: where, home: where, env: {} });
     expect(fromFile.toWebsiftConfig().wikipediaFallback).toBe(false);
-    expect(fromFile.env.WEBSIFT_WIKIPEDIA_FALLBACK).toBe("0");
+    expect(fromFile.values.search.wikipediaFallback).toBe(false);
     const fromEnv = loadConfig({ cwd: where, home: where, env: { WEBSIFT_WIKIPEDIA_FALLBACK: "1" } });
     expect(fromEnv.toWebsiftConfig().wikipediaFallback).toBe(true);
   });

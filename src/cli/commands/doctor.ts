@@ -30,7 +30,7 @@ export function registerDoctor(program: Command): void {
         process.exitCode = EXIT.badInput;
         return;
       }
-      const websift = await websiftFromEnv();
+      const websift = await websiftFromEnv({ config });
       try {
         const report = await diagnose(websift, config, { live: opts.live === true });
         if (opts.json) printJson(report);

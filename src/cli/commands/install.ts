@@ -29,6 +29,7 @@ export function registerInstall(program: Command): void {
         return installCodex({
           launch: launchFor(opts.commandPath),
           codexHome: opts.codexHome,
+          env: process.env,
           envVars: exportedVariableNames(process.env),
         });
       }),
@@ -61,7 +62,12 @@ async function json(
     import("../../mcp/install/json-client.js"),
     import("../../mcp/install/launch.js"),
   ]);
-  return installJsonClient({ client, file: opts.config, launch: launchFor(opts.commandPath) });
+  return installJsonClient({
+    client,
+    file: opts.config,
+    launch: launchFor(opts.commandPath),
+    env: process.env,
+  });
 }
 
 // The installers (and the TOML and JSONC parsers they use) load when a client is installed, not for `--help`.

@@ -88,17 +88,17 @@ Examples:
           import("../deferred-websift.js"),
           import("../../agent/llm.js"),
         ]);
-        const loading = websiftFromEnv({ verbose: opts.verbose });
+        const loading = websiftFromEnv({ verbose: opts.verbose, config });
         // A library that cannot start fails each call (and the run, at close), never as an unhandled rejection.
         loading.catch(() => {});
         const websift = deferredWebsift(loading);
-        await serveMcpStdio({ ...serverOptions, websift, research: llmConfigured(config.env) });
+        await serveMcpStdio({ ...serverOptions, websift, research: llmConfigured(config.values.llm) });
         await websift.close();
         return;
       }
-      const websift = await websiftFromEnv({ verbose: opts.verbose });
-      const token = config.env.WEBSIFT_MCP_TOKEN || undefined;
-      const mailbox = await fleetMailbox(websift, config.env.WEBSIFT_REDIS_URL, log);
+      const websift = await websiftFromEnv({ verbose: opts.verbose, config });
+      const token = config.values.mcp.token || undefined;
+      const mailbox = await fleetMailbox(websift, config.values.store.redisUrl, log);
       let server: Awaited<ReturnType<typeof startMcpHttp>>;
       try {
         server = await startMcpHttp({

@@ -61,8 +61,8 @@ Examples:
         return;
       }
       const setting = (key: string) => ctx.config().settings.find((s) => s.key === key)?.value;
-      const token = ctx.config().env.WEBSIFT_SERVE_TOKEN || undefined;
-      const adminToken = ctx.config().env.WEBSIFT_ADMIN_TOKEN || undefined;
+      const token = ctx.config().values.serve.token || undefined;
+      const adminToken = ctx.config().values.serve.adminToken || undefined;
       let app: Awaited<ReturnType<typeof buildServeApp>>;
       try {
         app = await buildServeApp(ctx, {

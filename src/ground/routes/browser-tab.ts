@@ -1,4 +1,5 @@
 import type { Page } from "playwright-core";
+import type { NetSettings } from "../../config/settings.js";
 import type { Deadline } from "../../core/deadline.js";
 import { createNet, type Net } from "../../net/client.js";
 import { type GuardedTraffic, newGuardedContext, routeThroughNet } from "../../read/guarded-browser.js";
@@ -17,8 +18,8 @@ export interface TabOptions {
   deadline: Deadline;
   /** A browser already running (on screen, e.g. for a live stream): a tab is opened in it, then closed. */
   cdpUrl?: string;
-  /** HTTP(S)_PROXY / NO_PROXY for finding a DevTools endpoint that is not on this machine. */
-  env?: NodeJS.ProcessEnv;
+  /** The proxies (`Settings.net`) for finding a DevTools endpoint that is not on this machine. */
+  proxies?: NetSettings;
   executablePath?: string;
 }
 
@@ -30,7 +31,7 @@ export async function openGuardedTab(options: TabOptions): Promise<GuardedTab> {
     const { chromium } = await import("playwright-core");
     const endpoint = await devtoolsSocketUrl(
       options.cdpUrl,
-      options.env ?? {},
+      options.proxies ?? {},
       options.deadline.child(connectTimeoutMs),
     );
     const browser = await chromium.connectOverCDP(endpoint, { timeout: connectTimeoutMs });
@@ -70,11 +71,7 @@ export async function openGuardedTab(options: TabOptions): Promise<GuardedTab> {
  * NO_PROXY named the endpoint; net never proxies loopback. The endpoint is the operator's own setting, so its
  * origin is trusted for this one lookup (it is usually a loopback address, which the URL policy refuses).
  */
-async function devtoolsSocketUrl(
-  cdpUrl: string,
-  env: NodeJS.ProcessEnv,
-  deadline: Deadline,
-): Promise<string> {
+async function devtoolsSocketUrl(cdpUrl: string, proxies: NetSettings, deadline: Deadline): Promise<string> {
   if (/^wss?:\/\//i.test(cdpUrl)) return cdpUrl;
   let base: URL;
   try {
@@ -82,7 +79,7 @@ async function devtoolsSocketUrl(
   } catch {
     throw new Error("WEBSIFT_BROWSER_CDP_URL is not a URL (http://127.0.0.1:9222 or ws://…)");
   }
-  const lookup = createNet({ env, trustedOrigins: [base.origin], maxRedirects: 0 });
+  const lookup = createNet({ proxies, trustedOrigins: [base.origin], maxRedirects: 0 });
   try {
     const res = await lookup.request(new URL("json/version", base).href, {
       deadline,

@@ -15,7 +15,7 @@ import { type GuardedTab, openGuardedTab, within } from "./browser-tab.js";
 import { routeFailure } from "./route-failure.js";
 
 export interface BrowserRouteDeps {
-  /** net (every request of the tab goes through it), env (WEBSIFT_BROWSER_CDP_URL, WEBSIFT_BROWSER_ENGINE), log. */
+  /** net (every request of the tab goes through it), config (`browser`: its engine and DevTools URL), log. */
   ctx: ProviderContext;
   /** Resolver for vetting a result's address before a user's own browser is sent to it. */
   resolve?: Resolve;
@@ -51,12 +51,12 @@ export async function browserRoute(
   deadline: Deadline,
 ): Promise<AnswerResult> {
   const started = Date.now();
-  const engine = browserEngine(deps.engine ?? deps.ctx.env.WEBSIFT_BROWSER_ENGINE);
+  const engine = browserEngine(deps.engine ?? deps.ctx.config.browser.engine);
   const provider = `browser:${engine?.name ?? "unknown"}`;
   const fail = (status: Exclude<Status, "ok">, message: string) =>
     routeFailure(query, [{ provider, status, ms: Date.now() - started, error: message }]);
   if (!engine) return fail("error", "WEBSIFT_BROWSER_ENGINE names no known engine (google, bing)");
-  const cdpUrl = deps.ctx.env.WEBSIFT_BROWSER_CDP_URL?.trim() || undefined;
+  const cdpUrl = deps.ctx.config.browser.cdpUrl;
 
   let tab: GuardedTab;
   try {
@@ -64,7 +64,7 @@ export async function browserRoute(
       net: deps.ctx.net,
       deadline,
       cdpUrl,
-      env: deps.ctx.env,
+      proxies: deps.ctx.config.net,
       executablePath: deps.executablePath,
     });
   } catch (err) {
@@ -129,7 +129,7 @@ async function readTop(
     // Our own browser cannot dial anything itself; a user's browser can (prefetch, preconnect), so the target
     // is vetted before the tab is sent there: as net vets it, so behind a proxy the proxy resolves the name.
     if (userBrowser) {
-      const vetted = await vetUrl(hit.url, { resolve: deps.resolve, env: deps.ctx.env });
+      const vetted = await vetUrl(hit.url, { resolve: deps.resolve, proxies: deps.ctx.config.net });
       if (!vetted.ok) {
         note("denied", vetted.reason);
         continue;

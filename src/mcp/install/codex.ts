@@ -10,6 +10,7 @@ export interface CodexInstallOptions {
   launch: Launch;
   /** CODEX_HOME; default $CODEX_HOME, else ~/.codex. */
   codexHome?: string;
+  /** Where CODEX_HOME is read from: the CLI passes its environment (none: ~/.codex unless `codexHome`). */
   env?: Record<string, string | undefined>;
   /** Variable names Codex should forward to the server (values stay in the user's environment). */
   envVars?: string[];
@@ -17,9 +18,10 @@ export interface CodexInstallOptions {
 
 export function codexConfigPath(options: {
   codexHome?: string;
+  /** Where CODEX_HOME is read from: the CLI passes its environment (none: ~/.codex unless `codexHome`). */
   env?: Record<string, string | undefined>;
 }): string {
-  const env = options.env ?? process.env;
+  const env = options.env ?? {};
   // An empty CODEX_HOME is unset (as Codex itself reads it), not the working folder.
   return join(options.codexHome || env.CODEX_HOME || join(homedir(), ".codex"), "config.toml");
 }

@@ -22,6 +22,7 @@ export interface JsonInstallOptions {
   file?: string;
   home?: string;
   platform?: NodeJS.Platform;
+  /** Where APPDATA and XDG_CONFIG_HOME are read from: the CLI passes its environment. */
   env?: Record<string, string | undefined>;
 }
 
@@ -32,7 +33,7 @@ export function jsonClientPath(
 ): string {
   const home = options.home || homedir();
   const platform = options.platform ?? process.platform;
-  const env = options.env ?? process.env;
+  const env = options.env ?? {};
   switch (client) {
     case "claude-code":
       return join(home, ".claude.json");

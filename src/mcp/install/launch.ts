@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { SETTINGS } from "../../config/schema.js";
+import { settingSpecs } from "../../config/schema.js";
 
 /** How an MCP client starts the stdio server: a command and its arguments. */
 export interface Launch {
@@ -25,7 +25,9 @@ export function launchFor(commandPath?: string): Launch {
 
 /** Names (never values) of websift's variables the user already exports, for clients that forward by name. */
 export function exportedVariableNames(env: Record<string, string | undefined>): string[] {
-  return SETTINGS.map((s) => s.env).filter((name) => env[name] !== undefined && env[name] !== "");
+  return settingSpecs()
+    .map((s) => s.env)
+    .filter((name) => env[name] !== undefined && env[name] !== "");
 }
 
 /** One line of what `websift install` did, for people. */

@@ -1,3 +1,4 @@
+import type { Settings } from "../../config/settings.js";
 import type { Deadline } from "../../core/deadline.js";
 import { lazySchema } from "../../core/lazy-zod.js";
 import { optionalLine } from "../../core/one-line.js";
@@ -16,7 +17,7 @@ const MAX_CHARACTERS = 100_000;
 /** One page's text through Exa's /contents. Exa reports a failed URL in `statuses`, not as an HTTP error. */
 export async function contentsWithExa(
   url: string,
-  ctx: { net: Net; env: Record<string, string | undefined> },
+  ctx: { net: Net; config: Pick<Settings, "keys"> },
   deadline: Deadline,
 ): Promise<ExaContents> {
   const answer = await keyedJson(

@@ -1,3 +1,4 @@
+import type { Settings } from "../../config/settings.js";
 import type { Deadline } from "../../core/deadline.js";
 import { lazySchema } from "../../core/lazy-zod.js";
 import { optionalLine } from "../../core/one-line.js";
@@ -13,7 +14,7 @@ export type TavilyExtract = ProviderRead<"tavily-extract">;
 /** One page through Tavily's /extract, as markdown. A URL Tavily lists in failed_results is a failure. */
 export async function extractWithTavily(
   url: string,
-  ctx: { net: Net; env: Record<string, string | undefined> },
+  ctx: { net: Net; config: Pick<Settings, "keys"> },
   deadline: Deadline,
 ): Promise<TavilyExtract> {
   const answer = await keyedJson(

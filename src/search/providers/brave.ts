@@ -44,7 +44,7 @@ export const brave: Provider = {
   native: { region: true, language: true, safesearch: true, timeRange: true },
   timeoutMs: 5000,
   async search(query, ctx, deadline) {
-    const log = scrubbedLog(ctx.log, [ctx.env.BRAVE_API_KEY]);
+    const log = scrubbedLog(ctx.log, [ctx.config.keys.BRAVE_API_KEY]);
     const answer = await keyedJson(
       {
         provider: "brave",
@@ -92,8 +92,9 @@ async function waitForSlot(ctx: ProviderContext, deadline: Deadline): Promise<Fa
   return undefined;
 }
 
-export function braveIntervalMs(ctx: Pick<ProviderContext, "env" | "settings">): number {
-  const perSec = Number(ctx.settings.braveRatePerSec ?? ctx.env.BRAVE_RATE_PER_SEC);
+/** BRAVE_RATE_PER_SEC / `braveRatePerSec` reach it in `settings`, where the loader puts the plan's rate. */
+export function braveIntervalMs(ctx: Pick<ProviderContext, "settings">): number {
+  const perSec = Number(ctx.settings.braveRatePerSec);
   return Number.isFinite(perSec) && perSec > 0 ? Math.ceil(1000 / perSec) : DEFAULT_INTERVAL_MS;
 }
 

@@ -29,9 +29,9 @@ export const geminiCli: Provider = {
   needs: "the gemini command on PATH",
   native: {},
   timeoutMs: 20_000,
-  configured: (env) => findGeminiBinary(env) !== undefined,
+  configured: (settings) => findGeminiBinary(settings.environment) !== undefined,
   async search(query, ctx, deadline) {
-    const bin = findGeminiBinary(ctx.env);
+    const bin = findGeminiBinary(ctx.config.environment);
     if (!bin)
       return {
         status: "error",
@@ -44,7 +44,12 @@ export const geminiCli: Provider = {
         code: "timeout",
         message: "gemini-cli: too little time left to start the CLI",
       };
-    const run = await runGeminiCli(bin, geminiCliPrompt(query.query), childEnv(ctx.env), deadline);
+    const run = await runGeminiCli(
+      bin,
+      geminiCliPrompt(query.query),
+      childEnv(ctx.config.environment),
+      deadline,
+    );
     if (run.kind === "spawn_error")
       return run.code === "ENOENT" || run.code === "EACCES"
         ? { status: "error", code: "not_installed", message: `gemini-cli: cannot run ${bin} (${run.code})` }
@@ -64,7 +69,7 @@ export const geminiCli: Provider = {
   },
 };
 
-/** `gemini` from PATH, else ~/.local/bin/gemini (where the npm user prefix usually puts it). */
+/** `gemini` from the PATH of the environment websift was started in, else ~/.local/bin/gemini (where the npm user prefix usually puts it). */
 export function findGeminiBinary(env: Record<string, string | undefined>): string | undefined {
   const dirs = (env.PATH ?? "").split(delimiter).filter(Boolean);
   dirs.push(join(env.HOME || homedir(), ".local", "bin"));

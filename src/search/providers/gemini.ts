@@ -24,8 +24,11 @@ export const gemini: Provider = {
   native: {},
   timeoutMs: 10_000,
   async search(query, ctx, deadline) {
-    const model = ctx.env.GEMINI_MODEL?.trim() || DEFAULT_GEMINI_MODEL;
-    const log = scrubbedLog(ctx.log, [geminiKey(ctx.env)]);
+    const model = ctx.config.search.geminiModel || DEFAULT_GEMINI_MODEL;
+    const log = scrubbedLog(
+      ctx.log,
+      (gemini.keyEnv ?? []).map((name) => ctx.config.keys[name]),
+    );
     const answer = await keyedJson(
       {
         provider: "gemini",
@@ -60,10 +63,6 @@ export const gemini: Provider = {
     return answer.ok ? answer.value : answer.failure;
   },
 };
-
-function geminiKey(env: Record<string, string | undefined>): string | undefined {
-  return env.GEMINI_API_KEY || env.GOOGLE_API_KEY || undefined;
-}
 
 export function geminiRequest(query: string): Record<string, unknown> {
   return {

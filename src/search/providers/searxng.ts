@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { SearchSettings } from "../../config/settings.js";
 import { lazySchema } from "../../core/lazy-zod.js";
 import { oneLine, optionalLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
@@ -22,9 +23,9 @@ export const searxng: Provider = {
   native: { language: true, safesearch: true, timeRange: true },
   // SearXNG waits on scraped engines itself, so it gets a scraped engine's budget.
   timeoutMs: 9000,
-  configured: (env) => Boolean(env.SEARXNG_URL?.trim()),
+  configured: (settings) => Boolean(settings.search.searxngUrl),
   async search(query, ctx, deadline) {
-    const url = searxngUrl(query, ctx.env);
+    const url = searxngUrl(query, ctx.config.search);
     if (typeof url !== "string") return url;
     const answer = await keyedJson(
       {
@@ -76,8 +77,11 @@ function searxngFailure(res: NetResponse): Failure {
 }
 
 /** The request URL, or a failure when SEARXNG_URL is missing or not an http(s) URL. */
-export function searxngUrl(query: ProviderQuery, env: Record<string, string | undefined>): string | Failure {
-  const base = env.SEARXNG_URL?.trim();
+export function searxngUrl(
+  query: ProviderQuery,
+  settings: Pick<SearchSettings, "searxngUrl" | "searxngEngines">,
+): string | Failure {
+  const base = settings.searxngUrl?.trim();
   if (!base)
     return { status: "disabled", code: "not_configured", message: "searxng: SEARXNG_URL is not set" };
   let url: URL;
@@ -92,7 +96,7 @@ export function searxngUrl(query: ProviderQuery, env: Record<string, string | un
   p.set("q", query.query);
   p.set("format", "json");
   p.set("categories", "general");
-  const engines = (env.SEARXNG_ENGINES ?? DEFAULT_SEARXNG_ENGINES).trim();
+  const engines = (settings.searxngEngines ?? DEFAULT_SEARXNG_ENGINES).trim();
   if (engines) p.set("engines", engines);
   const language = searxngLanguage(query);
   if (language) p.set("language", language);

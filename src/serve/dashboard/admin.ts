@@ -4,7 +4,7 @@ import { readWebAbility, writeWebAbility } from "../../config/abilities.js";
 import { updateConfigFile } from "../../config/config-file.js";
 import { readEnvFile, validEnvValue, writeEnvVariable } from "../../config/env-file.js";
 import { ConfigError } from "../../config/load.js";
-import { SETTINGS } from "../../config/schema.js";
+import { settingSpecs } from "../../config/schema.js";
 import { type Provider, providerTimeoutMs } from "../../search/provider.js";
 import { providerHealth } from "../../surface/doctor.js";
 import type { ServeContext } from "../context.js";
@@ -33,20 +33,23 @@ export function keyedProviders(
     .map((p) => ({ name: p.name, keyEnv: p.keyEnv as readonly string[] }));
 }
 
-const specOf = (key: string) => SETTINGS.find((s) => s.key === key);
+const specOf = (key: string) => settingSpecs().find((s) => s.key === key);
 
-const settingsBody = z.strictObject({
-  ...Object.fromEntries(
-    WEB_SETTINGS.map((key) => [key, (specOf(key)?.schema ?? z.never()).nullable().optional()]),
-  ),
-  budgets: z.record(z.string(), z.number().int().min(100).max(600_000)).nullable().optional(),
-});
+// Built when the routes are registered: the settings' schemas are built on first use, not at import.
+const settingsBodyOf = () =>
+  z.strictObject({
+    ...Object.fromEntries(
+      WEB_SETTINGS.map((key) => [key, (specOf(key)?.schema ?? z.never()).nullable().optional()]),
+    ),
+    budgets: z.record(z.string(), z.number().int().min(100).max(600_000)).nullable().optional(),
+  });
 const abilitiesBody = z.strictObject({ web: z.boolean() });
 const keyBody = z.strictObject({ value: z.string().trim() });
 
 /** `/v1/admin/*`: what the dashboard reads and changes. Secrets go in, never out. */
 export function registerAdmin(app: FastifyInstance, ctx: ServeContext): void {
   const bad = (reply: FastifyReply, reason: string) => reply.code(400).send({ error: reason });
+  const settingsBody = settingsBodyOf();
 
   app.get("/v1/admin/abilities", async () => abilities(ctx));
   app.put("/v1/admin/abilities", async (request, reply) => {
@@ -137,7 +140,7 @@ async function abilities(ctx: ServeContext) {
   const config = ctx.config();
   const enabled = config.settings.find((s) => s.key === "enabled");
   const heldOffBy =
-    config.env.WEBSIFT_ENABLED === "0"
+    enabled?.source === "env" && enabled.value === false
       ? "WEBSIFT_ENABLED=0 in the environment"
       : enabled?.value === false
         ? `"enabled": false in ${config.file ?? "the config file"}`
@@ -182,7 +185,7 @@ function keys(ctx: ServeContext) {
   const inFile = readEnvFile(ctx.envPath);
   return keyedProviders(ctx.websift().providers).map(({ name, keyEnv: names }) => {
     const env = names[0];
-    const setAs = names.find((n) => config.env[n]);
+    const setAs = names.find((n) => config.values.keys[n]);
     const set = setAs !== undefined;
     const fromProcess = set && config.origin(setAs) === "process";
     return {
@@ -206,7 +209,7 @@ async function health(ctx: ServeContext) {
   return {
     web: (await abilities(ctx)).web,
     store: ctx.store.status(),
-    providers: await providerHealth(websift, config.env),
+    providers: await providerHealth(websift, config.values),
     failures,
     recent: activity.slice(0, 30),
   };

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { settingsFromEnv } from "../../../src/config/load.js";
 import { Deadline } from "../../../src/core/deadline.js";
 import { runRoute } from "../../../src/ground/routes/index.js";
 import { createNet, type Net } from "../../../src/net/client.js";
@@ -95,7 +96,7 @@ describe.runIf(chromiumAvailable())("browser route over CDP", { timeout: 90_000 
       {
         ctx: {
           net,
-          env: { WEBSIFT_BROWSER_CDP_URL: cdpUrl },
+          config: settingsFromEnv({ WEBSIFT_BROWSER_CDP_URL: cdpUrl }),
           store: new MemoryStore(),
           log: () => {},
           settings: {},
@@ -130,7 +131,7 @@ describe.runIf(chromiumAvailable())("browser route over CDP", { timeout: 90_000 
       {
         ctx: {
           net,
-          env: { WEBSIFT_BROWSER_CDP_URL: "http://127.0.0.1:9" },
+          config: settingsFromEnv({ WEBSIFT_BROWSER_CDP_URL: "http://127.0.0.1:9" }),
           store: new MemoryStore(),
           log: () => {},
           settings: {},
@@ -173,7 +174,7 @@ describe.runIf(chromiumAvailable())("browser route over CDP", { timeout: 90_000 
         {
           ctx: {
             net: proxied,
-            env: { WEBSIFT_BROWSER_CDP_URL: cdpUrl, ...proxyEnv },
+            config: settingsFromEnv({ WEBSIFT_BROWSER_CDP_URL: cdpUrl, ...proxyEnv }),
             store: new MemoryStore(),
             log: () => {},
             settings: {},

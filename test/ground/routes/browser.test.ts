@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { settingsFromEnv } from "../../../src/config/load.js";
 import { Deadline } from "../../../src/core/deadline.js";
 import { browserRoute } from "../../../src/ground/routes/browser.js";
 import { closeHeadless } from "../../../src/ground/routes/headless-browser.js";
@@ -25,7 +26,7 @@ let net: Net;
 let serp: string;
 const ctx = (env: Record<string, string> = {}): ProviderContext => ({
   net,
-  env,
+  config: settingsFromEnv(env),
   store: new MemoryStore(),
   log: () => {},
   settings: {},

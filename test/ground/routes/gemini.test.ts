@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { settingsFromEnv } from "../../../src/config/load.js";
 import { Deadline } from "../../../src/core/deadline.js";
 import { GEMINI_SOURCE_LABEL, geminiRoute } from "../../../src/ground/routes/gemini.js";
 import { runRoute } from "../../../src/ground/routes/index.js";
@@ -22,7 +23,7 @@ let net: Net;
 let bin: string;
 const ctx = (env: Record<string, string>): ProviderContext => ({
   net,
-  env,
+  config: settingsFromEnv(env),
   store: new MemoryStore(),
   log: () => {},
   settings: {},

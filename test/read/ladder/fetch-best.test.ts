@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { settingsFromEnv } from "../../../src/config/load.js";
 import { extractorsFor, fetchBest, moveLinksOut } from "../../../src/read/fetch-best.js";
 import { article, html, PARAGRAPHS, type ReadHarness, startReadHarness } from "./harness.js";
 
@@ -100,10 +101,11 @@ describe("fetchBest", () => {
   });
 
   it("chooses extractors from pins, keys and the freeze", () => {
-    expect(extractorsFor(undefined, KEYS)).toEqual([]);
-    expect(extractorsFor(undefined, { ...KEYS, WEBSIFT_ENABLE_PAID: "1" })).toEqual(["tavily", "exa"]);
-    expect(extractorsFor(undefined, { EXA_API_KEY: "k", WEBSIFT_ENABLE_PAID: "1" })).toEqual(["exa"]);
-    expect(extractorsFor(["exa", "tavily"], KEYS)).toEqual(["exa", "tavily"]);
+    const of = settingsFromEnv;
+    expect(extractorsFor(undefined, of(KEYS))).toEqual([]);
+    expect(extractorsFor(undefined, of({ ...KEYS, WEBSIFT_ENABLE_PAID: "1" }))).toEqual(["tavily", "exa"]);
+    expect(extractorsFor(undefined, of({ EXA_API_KEY: "k", WEBSIFT_ENABLE_PAID: "1" }))).toEqual(["exa"]);
+    expect(extractorsFor(["exa", "tavily"], of(KEYS))).toEqual(["exa", "tavily"]);
   });
 });
 

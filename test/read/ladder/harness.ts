@@ -1,3 +1,4 @@
+import { settingsFromEnv } from "../../../src/config/load.js";
 import { createNet, type Net } from "../../../src/net/client.js";
 import type { ReadContext } from "../../../src/read/read.js";
 import { MemoryStore } from "../../../src/store/store.js";
@@ -20,7 +21,12 @@ export async function startReadHarness(): Promise<ReadHarness> {
     sim,
     net,
     logs,
-    ctx: (env = {}) => ({ net, store: new MemoryStore(), env, log: (m) => logs.push(m) }),
+    ctx: (env = {}) => ({
+      net,
+      store: new MemoryStore(),
+      config: settingsFromEnv(env),
+      log: (m) => logs.push(m),
+    }),
     async close() {
       await net.close();
       await sim.close();

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { settingsFromEnv } from "../../../src/config/load.js";
 import { createNet } from "../../../src/net/client.js";
 import { type AutoStage, autoStages, type ChainConfig, searchChain } from "../../../src/search/chain.js";
 import type { Provider, ProviderOutcome } from "../../../src/search/provider.js";
@@ -51,12 +52,18 @@ const net = createNet();
 afterAll(() => net.close());
 
 function chain(providers: readonly Provider[], env: Record<string, string | undefined>): ChainConfig {
-  return { providers, ctx: { net, env, store: new MemoryStore(), log: () => {}, settings: {} } };
+  return {
+    providers,
+    ctx: { net, config: settingsOf(env), store: new MemoryStore(), log: () => {}, settings: {} },
+  };
 }
+
+/** Settings from an environment, the key of the engine defined in this file included. */
+const settingsOf = (env: Record<string, string | undefined>) => settingsFromEnv(env, ["ACME_SEARCH_KEY"]);
 
 describe("auto: each engine declares its place", () => {
   it("keeps the built-in order: paid (once unfrozen), searxng, the keyless group, wikipedia", () => {
-    expect(shape(autoStages(PROVIDERS, { ...ALL_KEYS, WEBSIFT_ENABLE_PAID: "1" }))).toEqual([
+    expect(shape(autoStages(PROVIDERS, settingsOf({ ...ALL_KEYS, WEBSIFT_ENABLE_PAID: "1" })))).toEqual([
       "perplexity",
       "exa",
       "tavily",
@@ -65,19 +72,19 @@ describe("auto: each engine declares its place", () => {
       "keyless[duckduckgo; bing, mojeek, startpage, brave-web]",
       "wikipedia",
     ]);
-    expect(shape(autoStages(PROVIDERS, ALL_KEYS))).toEqual([
+    expect(shape(autoStages(PROVIDERS, settingsOf(ALL_KEYS)))).toEqual([
       "searxng",
       "keyless[duckduckgo; bing, mojeek, startpage, brave-web]",
       "wikipedia",
     ]);
-    expect(shape(autoStages(PROVIDERS, {}))).toEqual([
+    expect(shape(autoStages(PROVIDERS, settingsOf({})))).toEqual([
       "keyless[duckduckgo; bing, mojeek, startpage, brave-web]",
       "wikipedia",
     ]);
   });
 
   it("moves a whole group by any of its names in the operator's order, and leaves out excluded engines", () => {
-    expect(shape(autoStages(PROVIDERS, ALL_KEYS, ["mojeek"], ["wikipedia", "bing"]))).toEqual([
+    expect(shape(autoStages(PROVIDERS, settingsOf(ALL_KEYS), ["mojeek"], ["wikipedia", "bing"]))).toEqual([
       "wikipedia",
       "keyless[duckduckgo; bing, startpage, brave-web]",
       "searxng",
@@ -87,14 +94,16 @@ describe("auto: each engine declares its place", () => {
   it("places an engine defined here where it declares, alone or inside a group", () => {
     const alone = engine("lone", { auto: { rank: 55 } });
     const grouped = engine("spare", { auto: { rank: 63.5, group: "keyless" } });
-    expect(shape(autoStages([...PROVIDERS, alone, grouped], { SEARXNG_URL: ALL_KEYS.SEARXNG_URL }))).toEqual([
+    expect(
+      shape(autoStages([...PROVIDERS, alone, grouped], settingsOf({ SEARXNG_URL: ALL_KEYS.SEARXNG_URL }))),
+    ).toEqual([
       "searxng",
       "lone",
       "keyless[duckduckgo; bing, mojeek, startpage, spare, brave-web]",
       "wikipedia",
     ]);
     // Without a place it is never asked by `auto`.
-    expect(shape(autoStages([engine("unplaced", {})], {}))).toEqual([]);
+    expect(shape(autoStages([engine("unplaced", {})], settingsOf({})))).toEqual([]);
   });
 
   it("asks a group's others only when its lead is thin, as the lead declares", async () => {
@@ -118,15 +127,15 @@ describe("auto: each engine declares its place", () => {
       paid: true,
       auto: { rank: 15 },
       keyEnv: ["ACME_SEARCH_KEY"],
-      configured: (env) => Boolean(env.ACME_SEARCH_KEY),
+      configured: undefined,
     });
     const providers = [...PROVIDERS, keyed];
     const key = { ACME_SEARCH_KEY: "test-SECRET-acme" };
-    expect(shape(autoStages(providers, key))[0]).toBe(
+    expect(shape(autoStages(providers, settingsOf(key)))[0]).toBe(
       "keyless[duckduckgo; bing, mojeek, startpage, brave-web]",
     );
     expect(
-      shape(autoStages(providers, { ...ALL_KEYS, ...key, WEBSIFT_ENABLE_PAID: "1" })).slice(0, 3),
+      shape(autoStages(providers, settingsOf({ ...ALL_KEYS, ...key, WEBSIFT_ENABLE_PAID: "1" }))).slice(0, 3),
     ).toEqual(["perplexity", "acme", "exa"]);
     const pinned = await searchChain("q", { provider: "acme", cache: false }, chain(providers, {}));
     expect(pinned).toMatchObject({ status: "error", code: "not_configured" });

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { settingsFromEnv } from "../../../src/config/load.js";
 import { createNet, type Net } from "../../../src/net/client.js";
 import { type ChainConfig, searchChain } from "../../../src/search/chain.js";
 import type { Provider } from "../../../src/search/provider.js";
@@ -35,7 +36,13 @@ afterEach(() => web.reset());
 function chain(env: Record<string, string | undefined> = {}, extra: Partial<ChainConfig> = {}): ChainConfig {
   return {
     providers: PROVIDERS,
-    ctx: { net, env, store: new MemoryStore(), log: () => {}, settings: { ddgRetryDelayMs: 5 } },
+    ctx: {
+      net,
+      config: settingsFromEnv(env),
+      store: new MemoryStore(),
+      log: () => {},
+      settings: { ddgRetryDelayMs: 5 },
+    },
     ...extra,
   };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { settingsFromEnv } from "../../../src/config/load.js";
 import type { Deadline } from "../../../src/core/deadline.js";
 import type { Net } from "../../../src/net/client.js";
 import { searchChain } from "../../../src/search/chain.js";
@@ -51,7 +52,7 @@ function recordingStore() {
 
 const ctx = (store: MemoryStore): ProviderContext => ({
   net: noNet,
-  env: {},
+  config: settingsFromEnv({}),
   store,
   log: () => {},
   settings: {},

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { settingsFromEnv } from "../../../src/config/load.js";
 import { Deadline } from "../../../src/core/deadline.js";
 import { type ProviderQuery, providerConfigured } from "../../../src/search/provider.js";
 import { brave, braveIntervalMs, parseBraveResponse } from "../../../src/search/providers/brave.js";
@@ -150,8 +151,8 @@ describe("brave through the simulated web", () => {
     const out = await brave.search(q(), h.ctx({}), Deadline.after(1000));
     expect(out.status).toBe("disabled");
     expect(h.sim.requests).toHaveLength(0);
-    expect(providerConfigured(brave, {})).toBe(false);
-    expect(providerConfigured(brave, { BRAVE_API_KEY: KEY })).toBe(true);
+    expect(providerConfigured(brave, settingsFromEnv({}))).toBe(false);
+    expect(providerConfigured(brave, settingsFromEnv({ BRAVE_API_KEY: KEY }))).toBe(true);
   });
 });
 
@@ -164,12 +165,14 @@ describe("brave rate limiter", () => {
   beforeEach(() => h.sim.reset());
 
   it("takes the interval from settings, then BRAVE_RATE_PER_SEC, else one a second", () => {
-    expect(braveIntervalMs({ env: {}, settings: {} })).toBe(1000);
-    expect(braveIntervalMs({ env: { BRAVE_RATE_PER_SEC: "20" }, settings: {} })).toBe(50);
-    expect(braveIntervalMs({ env: { BRAVE_RATE_PER_SEC: "20" }, settings: { braveRatePerSec: 4 } })).toBe(
-      250,
-    );
-    expect(braveIntervalMs({ env: { BRAVE_RATE_PER_SEC: "zero" }, settings: {} })).toBe(1000);
+    // The loader puts BRAVE_RATE_PER_SEC in the providers' tuning; a caller's own setting wins over it.
+    const tuned = (env: Record<string, string>, own: Record<string, unknown> = {}) => ({
+      settings: { ...settingsFromEnv(env).search.tuning, ...own },
+    });
+    expect(braveIntervalMs(tuned({}))).toBe(1000);
+    expect(braveIntervalMs(tuned({ BRAVE_RATE_PER_SEC: "20" }))).toBe(50);
+    expect(braveIntervalMs(tuned({ BRAVE_RATE_PER_SEC: "20" }, { braveRatePerSec: 4 }))).toBe(250);
+    expect(braveIntervalMs(tuned({ BRAVE_RATE_PER_SEC: "zero" }))).toBe(1000);
   });
 
   it("books a slot on the shared limiter before each request", async () => {

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { settingsFromEnv } from "../../../src/config/load.js";
 import { createNet, type Net } from "../../../src/net/client.js";
 import type { ProviderContext } from "../../../src/search/provider.js";
 import { MemoryStore, type Store } from "../../../src/store/store.js";
@@ -35,10 +36,11 @@ export async function startHarness(): Promise<Harness> {
     logs,
     ctx: (env, extra = {}) => ({
       net,
-      env,
+      config: settingsFromEnv(env),
       store: extra.store ?? new MemoryStore(),
       log: (m) => logs.push(m),
-      settings: extra.settings ?? {},
+      // As createWebsift builds it: the loader's provider tuning (BRAVE_RATE_PER_SEC), the caller's over it.
+      settings: { ...settingsFromEnv(env).search.tuning, ...extra.settings },
     }),
     async close() {
       await net.close();

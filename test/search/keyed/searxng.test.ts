@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { settingsFromEnv } from "../../../src/config/load.js";
 import { Deadline } from "../../../src/core/deadline.js";
 import { type ProviderQuery, providerConfigured } from "../../../src/search/provider.js";
 import { parseSearxngResponse, searxng, searxngUrl } from "../../../src/search/providers/searxng.js";
@@ -58,28 +59,28 @@ describe("parseSearxngResponse", () => {
 
 describe("searxngUrl", () => {
   it("pins bing,360search by default and sends no engines when SEARXNG_ENGINES is set but empty", () => {
-    const pinned = new URL(searxngUrl(q(), { SEARXNG_URL: "http://searx.test:8888" }) as string);
+    const pinned = new URL(searxngUrl(q(), { searxngUrl: "http://searx.test:8888" }) as string);
     expect(pinned.pathname).toBe("/search");
     expect(pinned.searchParams.get("engines")).toBe("bing,360search");
     expect(pinned.searchParams.get("format")).toBe("json");
     const unpinned = new URL(
-      searxngUrl(q(), { SEARXNG_URL: "http://searx.test", SEARXNG_ENGINES: "" }) as string,
+      searxngUrl(q(), { searxngUrl: "http://searx.test", searxngEngines: "" }) as string,
     );
     expect(unpinned.searchParams.has("engines")).toBe(false);
     const custom = new URL(
-      searxngUrl(q(), { SEARXNG_URL: "http://s.test", SEARXNG_ENGINES: "brave,mojeek" }) as string,
+      searxngUrl(q(), { searxngUrl: "http://s.test", searxngEngines: "brave,mojeek" }) as string,
     );
     expect(custom.searchParams.get("engines")).toBe("brave,mojeek");
   });
 
   it("keeps a path prefix and refuses a missing or non-http URL", () => {
-    const prefixed = new URL(searxngUrl(q(), { SEARXNG_URL: "https://example.org/searx" }) as string);
+    const prefixed = new URL(searxngUrl(q(), { searxngUrl: "https://example.org/searx" }) as string);
     expect(prefixed.pathname).toBe("/searx/search");
     expect(searxngUrl(q(), {})).toMatchObject({ status: "disabled" });
-    expect(searxngUrl(q(), { SEARXNG_URL: "ftp://x.test" })).toMatchObject({ code: "bad_config" });
-    expect(searxngUrl(q(), { SEARXNG_URL: "not a url" })).toMatchObject({ code: "bad_config" });
-    expect(providerConfigured(searxng, { SEARXNG_URL: "" })).toBe(false);
-    expect(providerConfigured(searxng, { SEARXNG_URL: "  " })).toBe(false);
+    expect(searxngUrl(q(), { searxngUrl: "ftp://x.test" })).toMatchObject({ code: "bad_config" });
+    expect(searxngUrl(q(), { searxngUrl: "not a url" })).toMatchObject({ code: "bad_config" });
+    expect(providerConfigured(searxng, settingsFromEnv({ SEARXNG_URL: "" }))).toBe(false);
+    expect(providerConfigured(searxng, settingsFromEnv({ SEARXNG_URL: "  " }))).toBe(false);
   });
 });
 

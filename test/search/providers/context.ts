@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { settingsFromEnv } from "../../../src/config/load.js";
 import { createNet, type Net } from "../../../src/net/client.js";
 import type { ProviderContext } from "../../../src/search/provider.js";
 import { MemoryStore } from "../../../src/store/store.js";
@@ -11,7 +12,7 @@ export function simContext(
 ): ProviderContext & { net: Net } {
   return {
     net: createNet(sim.netConfig),
-    env: {},
+    config: settingsFromEnv({}),
     store: new MemoryStore(),
     log: () => {},
     settings,
