@@ -1,4 +1,5 @@
-import { z } from "zod";
+import type { z } from "zod";
+import { lazySchema, zod } from "../core/lazy-zod.js";
 
 /**
  * One table for every setting: its name in a config file, the environment variable that overrides it, and
@@ -22,19 +23,10 @@ export interface SettingSpec {
 }
 
 /**
- * Built on first use, not at import: `import("websift")` must not pay for the schemas, and a process that never
- * loads its configuration never builds them.
+ * Every setting websift reads, each once. Built on first use, with the schemas below, not at import: a process
+ * that never loads its configuration never loads zod.
  */
-function once<T>(build: () => T): () => T {
-  let value: T | undefined;
-  return () => {
-    value ??= build();
-    return value;
-  };
-}
-
-/** Every setting websift reads, each once. */
-export const settingSpecs = once((): readonly SettingSpec[] => {
+export const settingSpecs = lazySchema((z): readonly SettingSpec[] => {
   const seconds = z.number().positive().max(600);
   const boolFlag = z.boolean();
   const url = z.url({ protocol: /^https?$/ });
@@ -323,7 +315,7 @@ export const settingSpecs = once((): readonly SettingSpec[] => {
 });
 
 /** Provider tuning the providers actually read; anything else in `providers` is a mistake worth naming. */
-export const providerSettings = once(() =>
+export const providerSettings = lazySchema((z) =>
   z.strictObject({
     /** Pause before DuckDuckGo's next region after a challenge. */
     ddgRetryDelayMs: z.number().int().min(0).max(60_000).optional(),
@@ -337,7 +329,7 @@ export const providerSettings = once(() =>
 );
 
 /** The config file: known keys only, so a typo is an error instead of a silently ignored setting. */
-export const fileSchema = once(() =>
+export const fileSchema = lazySchema((z) =>
   z.strictObject({
     $schema: z.string().optional(),
     ...Object.fromEntries(
@@ -362,7 +354,7 @@ export const fileSchema = once(() =>
 export function fromEnv(spec: SettingSpec, raw: string): unknown {
   if (raw === "") return undefined;
   if (spec.switch) return raw === "1" ? true : raw === "0" ? false : raw;
-  if (spec.schema instanceof z.ZodNumber) return Number(raw);
+  if (spec.schema instanceof zod().z.ZodNumber) return Number(raw);
   return raw;
 }
 

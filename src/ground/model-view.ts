@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { oneLine } from "../core/one-line.js";
 import { FAILURES, type Status } from "../core/status.js";
 import type { ReadResult } from "../read/read.js";
@@ -148,34 +147,3 @@ export function redactedRaw<T>(value: T): T {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactedRaw(v)])) as T;
   return value;
 }
-
-/**
- * The outputSchemas: compact on purpose (clients send them with every model turn). Every view of a tool fits its
- * tool's schema, a pending one and an error included, since the MCP client checks each result against it.
- */
-const base = {
-  status: z.string().describe("ok, partial, empty, pending or a failure"),
-  text: z.string().describe("Read this: fenced web text, next steps"),
-  id: z.string().optional().describe("For web_result"),
-};
-// Plain numbers: an integer schema spells out its safe range, which costs tokens on every turn.
-const searchFields = {
-  provider: z.string().optional(),
-  count: z.number().optional(),
-  cached: z.boolean().optional(),
-};
-const fetchFields = {
-  source: z.string().optional(),
-  truncated: z.boolean().optional(),
-  totalChars: z.number().optional(),
-  nextOffset: z.number().optional(),
-  cached: z.boolean().optional(),
-};
-
-export const VIEW_SHAPES = {
-  search: { ...base, ...searchFields },
-  fetch: { ...base, ...fetchFields },
-  answer: { ...base, provider: z.string().optional() },
-  /** web_result hands over any of the three. */
-  result: { ...base, ...searchFields, ...fetchFields },
-};

@@ -1,14 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { AnswerResult } from "../ground/answer.js";
-import {
-  answerView,
-  errorView,
-  pageView,
-  pendingView,
-  searchView,
-  VIEW_SHAPES,
-} from "../ground/model-view.js";
+import { answerView, errorView, pageView, pendingView, searchView } from "../ground/model-view.js";
 import type { ReadResult } from "../read/read.js";
 import type { SearchResponse } from "../search/chain.js";
 import type { LookupKind } from "../session/lookup-key.js";
@@ -28,6 +21,7 @@ import {
   webFetch,
   webSearch,
 } from "../surface/tools.js";
+import { VIEW_SHAPES } from "../surface/view-shapes.js";
 
 type Asked = Promise<InTurn<LookupResult> | PendingLookup>;
 

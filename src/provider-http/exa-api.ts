@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { lazySchema } from "../core/lazy-zod.js";
 import { optionalLine } from "../core/one-line.js";
 import type { Failure } from "../core/status.js";
 import type { NetResponse } from "../net/client.js";
@@ -12,11 +12,11 @@ export function exaHeaders(key: string | undefined): Record<string, string> {
   return { "x-api-key": key ?? "", "content-type": "application/json", accept: "application/json" };
 }
 
-const ExaError = z.object({ error: anyField, tag: maybeText });
+const ExaError = lazySchema((z) => z.object({ error: anyField(), tag: maybeText() }));
 
 /** Exa errors carry `{requestId, error, tag}`; 402/403 mean the credits ran out. */
 export function exaFailure(res: NetResponse): Failure {
-  const body = ExaError.safeParse(res.json()).data;
+  const body = ExaError().safeParse(res.json()).data;
   const tag = body?.tag;
   const detail = optionalLine(body?.error, 200) ?? tag;
   if (res.status === 401 || tag === "INVALID_API_KEY")

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { lazySchema } from "../core/lazy-zod.js";
 import { optionalLine } from "../core/one-line.js";
 import type { Failure } from "../core/status.js";
 import type { NetResponse } from "../net/client.js";
@@ -12,13 +12,15 @@ export function tavilyHeaders(key: string | undefined): Record<string, string> {
   return { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json" };
 }
 
-const TavilyError = z.object({
-  detail: maybe(z.union([z.string(), z.object({ error: anyField })])),
-});
+const TavilyError = lazySchema((z) =>
+  z.object({
+    detail: maybe(z.union([z.string(), z.object({ error: anyField() })])),
+  }),
+);
 
 /** Tavily's own codes: 432 is the plan's credit limit, 433 the pay-as-you-go limit; errors sit in detail.error. */
 export function tavilyFailure(res: NetResponse): Failure {
-  const body = TavilyError.safeParse(res.json()).data;
+  const body = TavilyError().safeParse(res.json()).data;
   const detail = optionalLine(typeof body?.detail === "string" ? body.detail : body?.detail?.error, 200);
   if (res.status === 432 || res.status === 433)
     return {

@@ -3,15 +3,9 @@ import { callDeadline } from "../core/call-budget.js";
 import { oneLine } from "../core/one-line.js";
 import { type Attempt, FAILURES } from "../core/status.js";
 import { modelSafe } from "../ground/fence.js";
-import {
-  answerView,
-  type ModelView,
-  pageView,
-  searchView,
-  type ToolOutput,
-  VIEW_SHAPES,
-} from "../ground/model-view.js";
+import { answerView, type ModelView, pageView, searchView, type ToolOutput } from "../ground/model-view.js";
 import type { Websift } from "../websift.js";
+import { VIEW_SHAPES } from "./view-shapes.js";
 
 /**
  * The three tools every surface offers (MCP, OpenAI functions, AI SDK, LangChain): one definition, so a tool

@@ -7,12 +7,12 @@ import {
   pendingView,
   redactedRaw,
   searchView,
-  VIEW_SHAPES,
 } from "../../src/ground/model-view.js";
 import { searchMarkdown } from "../../src/ground/search-markdown.js";
 import type { ReadResult } from "../../src/read/read.js";
 import type { SearchResponse } from "../../src/search/chain.js";
 import { failedLookup, pastDeadline } from "../../src/session/failed-lookup.js";
+import { VIEW_SHAPES } from "../../src/surface/view-shapes.js";
 import { expectFenced, expectSafeObject, INJECTION, SECRET } from "./hostile-web.js";
 
 const page = (over: Partial<ReadResult> = {}): ReadResult => ({

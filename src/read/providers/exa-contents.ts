@@ -1,6 +1,6 @@
-import { z } from "zod";
 import type { Settings } from "../../config/settings.js";
 import type { Deadline } from "../../core/deadline.js";
+import { lazySchema } from "../../core/lazy-zod.js";
 import { optionalLine } from "../../core/one-line.js";
 import type { Net } from "../../net/client.js";
 import { EXA_API, exaFailure, exaHeaders } from "../../provider-http/exa-api.js";
@@ -38,21 +38,23 @@ export async function contentsWithExa(
   return answer.ok ? answer.value : failed(answer.failure);
 }
 
-const ContentsBody = z.object({
-  results: entriesOf(z.object({ id: anyField, url: anyField, title: anyField, text: maybeText })),
-  statuses: maybe(
-    entriesOf(
-      z.object({
-        id: anyField,
-        status: anyField,
-        error: maybe(z.object({ tag: maybeText, httpStatusCode: maybe(z.number()) })),
-      }),
+const ContentsBody = lazySchema((z) =>
+  z.object({
+    results: entriesOf(z.object({ id: anyField(), url: anyField(), title: anyField(), text: maybeText() })),
+    statuses: maybe(
+      entriesOf(
+        z.object({
+          id: anyField(),
+          status: anyField(),
+          error: maybe(z.object({ tag: maybeText(), httpStatusCode: maybe(z.number()) })),
+        }),
+      ),
     ),
-  ),
-});
+  }),
+);
 
 export function parseExaContents(body: unknown, url: string): ExaContents {
-  const b = ContentsBody.safeParse(body).data;
+  const b = ContentsBody().safeParse(body).data;
   if (!b) return failed(badResponse("exa-contents", "JSON without a results list"));
   const statuses = b.statuses ?? [];
   const status = resultFor(statuses, (s) => s?.id === url);

@@ -1,6 +1,6 @@
-import { z } from "zod";
 import type { Settings } from "../../config/settings.js";
 import type { Deadline } from "../../core/deadline.js";
+import { lazySchema } from "../../core/lazy-zod.js";
 import { optionalLine } from "../../core/one-line.js";
 import type { Net } from "../../net/client.js";
 import { badResponse } from "../../provider-http/http-errors.js";
@@ -42,13 +42,15 @@ export async function extractWithTavily(
   return answer.ok ? answer.value : failed(answer.failure);
 }
 
-const ExtractBody = z.object({
-  results: entriesOf(z.object({ url: anyField, raw_content: maybeText })),
-  failed_results: maybe(entriesOf(z.object({ url: anyField, error: anyField }))),
-});
+const ExtractBody = lazySchema((z) =>
+  z.object({
+    results: entriesOf(z.object({ url: anyField(), raw_content: maybeText() })),
+    failed_results: maybe(entriesOf(z.object({ url: anyField(), error: anyField() }))),
+  }),
+);
 
 export function parseTavilyExtract(body: unknown, url: string): TavilyExtract {
-  const b = ExtractBody.safeParse(body).data;
+  const b = ExtractBody().safeParse(body).data;
   if (!b) return failed(badResponse("tavily-extract", "JSON without a results list"));
   // Partial failures come back with HTTP 200.
   const failure = (b.failed_results ?? []).find((f) => f?.url === url);

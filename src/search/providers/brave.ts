@@ -1,5 +1,6 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { Deadline } from "../../core/deadline.js";
+import { lazySchema } from "../../core/lazy-zod.js";
 import { optionalLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
 import type { NetResponse } from "../../net/client.js";
@@ -120,19 +121,21 @@ function braveLanguage(code: string | undefined): string | undefined {
   return LANGUAGES.has(mapped) ? mapped : undefined;
 }
 
-const BraveResult = z.object({
-  title: maybeText,
-  url: z.string(),
-  description: maybeText,
-  extra_snippets: maybeListOf(z.string()),
-  page_age: maybeText,
-});
-const BraveResponse = z.object({ type: anyField, web: anyField });
-const BraveWeb = z.object({ results: listOf(BraveResult) });
+const BraveResult = lazySchema((z) =>
+  z.object({
+    title: maybeText(),
+    url: z.string(),
+    description: maybeText(),
+    extra_snippets: maybeListOf(z.string()),
+    page_age: maybeText(),
+  }),
+);
+const BraveResponse = lazySchema((z) => z.object({ type: anyField(), web: anyField() }));
+const BraveWeb = lazySchema((z) => z.object({ results: listOf(BraveResult()) }));
 
 export function parseBraveResponse(body: unknown, limit = 20): ProviderOutcome {
-  const b = BraveResponse.safeParse(body).data;
-  const web = b?.web === undefined ? undefined : BraveWeb.safeParse(b.web).data;
+  const b = BraveResponse().safeParse(body).data;
+  const web = b?.web === undefined ? undefined : BraveWeb().safeParse(b.web).data;
   if (b?.web !== undefined && !web) return badResponse("brave", "web results that are not a list");
   // Brave leaves `web` out when nothing matched; that is "no results" only in a search response.
   if (b?.web === undefined && b?.type !== "search")
@@ -160,18 +163,22 @@ function plainText(html: string): string {
   return cleanText(html.replace(/<\/?[a-z][^>]*>/gi, ""));
 }
 
-const BraveError = z.object({
-  code: maybeText,
-  detail: anyField,
-  meta: maybe(z.object({ errors: maybeListOf(z.object({ loc: maybe(z.array(z.unknown())) })) })),
-});
-const BraveErrorBody = z.object({ errors: maybe(z.array(z.unknown())), error: anyField });
+const BraveError = lazySchema((z) =>
+  z.object({
+    code: maybeText(),
+    detail: anyField(),
+    meta: maybe(z.object({ errors: maybeListOf(z.object({ loc: maybe(z.array(z.unknown())) })) })),
+  }),
+);
+const BraveErrorBody = lazySchema((z) =>
+  z.object({ errors: maybe(z.array(z.unknown())), error: anyField() }),
+);
 
 /** Brave documents `errors: [...]` but clients see a singular `error: {...}` too. */
-function braveError(body: unknown): z.output<typeof BraveError> | undefined {
-  const b = BraveErrorBody.safeParse(body).data;
+function braveError(body: unknown): z.output<ReturnType<typeof BraveError>> | undefined {
+  const b = BraveErrorBody().safeParse(body).data;
   const error = [b?.errors?.[0], b?.error].find((e) => e && typeof e === "object");
-  return BraveError.safeParse(error).data;
+  return BraveError().safeParse(error).data;
 }
 
 export function braveFailure(res: NetResponse): Failure {

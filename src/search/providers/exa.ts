@@ -1,4 +1,5 @@
-import { z } from "zod";
+import type { z } from "zod";
+import { lazySchema } from "../../core/lazy-zod.js";
 import { optionalLine } from "../../core/one-line.js";
 import { EXA_API, exaFailure, exaHeaders } from "../../provider-http/exa-api.js";
 import { badResponse } from "../../provider-http/http-errors.js";
@@ -54,18 +55,20 @@ export function exaRequest(query: ProviderQuery, now = Date.now()): Record<strin
 }
 
 // title, author and publishedDate are nullable.
-const ExaResult = z.object({
-  url: maybeText,
-  title: maybeText,
-  publishedDate: maybeText,
-  text: maybeText,
-  highlights: maybeListOf(z.string()),
-  summary: maybeText,
-});
-const ExaResponse = z.object({ results: listOf(ExaResult) });
+const ExaResult = lazySchema((z) =>
+  z.object({
+    url: maybeText(),
+    title: maybeText(),
+    publishedDate: maybeText(),
+    text: maybeText(),
+    highlights: maybeListOf(z.string()),
+    summary: maybeText(),
+  }),
+);
+const ExaResponse = lazySchema((z) => z.object({ results: listOf(ExaResult()) }));
 
 export function parseExaResponse(body: unknown, limit = 100): ProviderOutcome {
-  const b = ExaResponse.safeParse(body).data;
+  const b = ExaResponse().safeParse(body).data;
   if (!b) return badResponse("exa", "JSON without a results list");
   const hits: ProviderHit[] = [];
   for (const r of b.results) {
@@ -81,7 +84,7 @@ export function parseExaResponse(body: unknown, limit = 100): ProviderOutcome {
   return hits.length > 0 ? { status: "ok", hits } : { status: "empty" };
 }
 
-function exaSnippet(r: z.output<typeof ExaResult>): string {
+function exaSnippet(r: z.output<ReturnType<typeof ExaResult>>): string {
   return (
     optionalLine(r.highlights.join(" … "), SNIPPET_CHARS) ??
     optionalLine(r.text, SNIPPET_CHARS) ??

@@ -1,5 +1,6 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { Deadline } from "../../core/deadline.js";
+import { lazySchema } from "../../core/lazy-zod.js";
 import { optionalLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
 import type { Net, NetResponse } from "../../net/client.js";
@@ -73,30 +74,36 @@ export function geminiRequest(query: string): Record<string, unknown> {
   };
 }
 
-const Support = z.object({
-  segment: maybe(z.object({ text: maybeText })),
-  groundingChunkIndices: maybe(z.array(z.unknown())),
-});
-type Support = z.output<typeof Support>;
-const Candidate = z.object({
-  content: maybe(z.object({ parts: maybeListOf(z.object({ text: z.string(), thought: anyField })) })),
-  groundingMetadata: maybe(
-    z.object({
-      // Positions count: a support names its chunks by index.
-      groundingChunks: maybe(
-        entriesOf(z.object({ web: maybe(z.object({ uri: maybeText, title: maybeText })) })),
-      ),
-      groundingSupports: maybeListOf(Support),
-    }),
-  ),
-});
-const GeminiResponse = z.object({
-  candidates: maybe(entriesOf(Candidate)),
-  promptFeedback: maybe(z.object({ blockReason: maybeText })),
-});
+const Support = lazySchema((z) =>
+  z.object({
+    segment: maybe(z.object({ text: maybeText() })),
+    groundingChunkIndices: maybe(z.array(z.unknown())),
+  }),
+);
+type Support = z.output<ReturnType<typeof Support>>;
+const Candidate = lazySchema((z) =>
+  z.object({
+    content: maybe(z.object({ parts: maybeListOf(z.object({ text: z.string(), thought: anyField() })) })),
+    groundingMetadata: maybe(
+      z.object({
+        // Positions count: a support names its chunks by index.
+        groundingChunks: maybe(
+          entriesOf(z.object({ web: maybe(z.object({ uri: maybeText(), title: maybeText() })) })),
+        ),
+        groundingSupports: maybeListOf(Support()),
+      }),
+    ),
+  }),
+);
+const GeminiResponse = lazySchema((z) =>
+  z.object({
+    candidates: maybe(entriesOf(Candidate())),
+    promptFeedback: maybe(z.object({ blockReason: maybeText() })),
+  }),
+);
 
 export function parseGeminiResponse(body: unknown, limit = 20): ProviderOutcome {
-  const b = GeminiResponse.safeParse(body).data;
+  const b = GeminiResponse().safeParse(body).data;
   const candidates = b?.candidates;
   if (!candidates) {
     const blocked = b?.promptFeedback?.blockReason;
@@ -203,17 +210,21 @@ async function redirectTarget(url: string, net: Net, deadline: Deadline): Promis
   }
 }
 
-const GoogleDetail = z.object({
-  retryDelay: maybeText,
-  reason: anyField,
-  violations: maybeListOf(z.object({ quotaId: anyField })),
-});
-const GoogleError = z.object({
-  error: maybe(z.object({ message: anyField, status: anyField, details: maybeListOf(GoogleDetail) })),
-});
+const GoogleDetail = lazySchema((z) =>
+  z.object({
+    retryDelay: maybeText(),
+    reason: anyField(),
+    violations: maybeListOf(z.object({ quotaId: anyField() })),
+  }),
+);
+const GoogleError = lazySchema((z) =>
+  z.object({
+    error: maybe(z.object({ message: anyField(), status: anyField(), details: maybeListOf(GoogleDetail()) })),
+  }),
+);
 
 export function geminiFailure(res: NetResponse): Failure {
-  const error = GoogleError.safeParse(res.json()).data?.error;
+  const error = GoogleError().safeParse(res.json()).data?.error;
   const details = error?.details ?? [];
   const detail = optionalLine(error?.message, 200);
   const keyInvalid =
@@ -236,7 +247,7 @@ export function geminiFailure(res: NetResponse): Failure {
   return httpFailure("gemini", res, detail);
 }
 
-function retryDelaySeconds(details: z.output<typeof GoogleDetail>[]): number | undefined {
+function retryDelaySeconds(details: z.output<ReturnType<typeof GoogleDetail>>[]): number | undefined {
   for (const d of details) {
     if (d.retryDelay === undefined) continue;
     const m = /^(\d+(?:\.\d+)?)s$/.exec(d.retryDelay.trim());

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { lazySchema } from "../../core/lazy-zod.js";
 import { optionalLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
 import type { NetResponse } from "../../net/client.js";
@@ -63,17 +63,19 @@ export function perplexityRequest(query: ProviderQuery): Record<string, unknown>
   };
 }
 
-const PerplexityResponse = z.object({
-  choices: entriesOf(z.object({ message: maybe(z.object({ content: maybeText })) })),
-  // Positions count: the answer's [n] markers point into this list.
-  citations: maybe(entriesOf(z.string())),
-  search_results: maybeListOf(
-    z.object({ title: maybeText, url: z.string(), date: maybeText, snippet: maybeText }),
-  ),
-});
+const PerplexityResponse = lazySchema((z) =>
+  z.object({
+    choices: entriesOf(z.object({ message: maybe(z.object({ content: maybeText() })) })),
+    // Positions count: the answer's [n] markers point into this list.
+    citations: maybe(entriesOf(z.string())),
+    search_results: maybeListOf(
+      z.object({ title: maybeText(), url: z.string(), date: maybeText(), snippet: maybeText() }),
+    ),
+  }),
+);
 
 export function parsePerplexityResponse(body: unknown, limit = 20): ProviderOutcome {
-  const b = PerplexityResponse.safeParse(body).data;
+  const b = PerplexityResponse().safeParse(body).data;
   if (!b) return badResponse("perplexity", "JSON without choices");
   const raw = b.choices[0]?.message?.content;
   const content = raw !== undefined ? withoutThinking(raw) : "";
@@ -140,10 +142,10 @@ function titleFromUrl(url: string): string {
   }
 }
 
-const PerplexityError = z.object({ error: maybe(z.object({ message: anyField })) });
+const PerplexityError = lazySchema((z) => z.object({ error: maybe(z.object({ message: anyField() })) }));
 
 export function perplexityFailure(res: NetResponse): Failure {
-  const detail = optionalLine(PerplexityError.safeParse(res.json()).data?.error?.message, 200);
+  const detail = optionalLine(PerplexityError().safeParse(res.json()).data?.error?.message, 200);
   if (res.status === 401)
     return { status: "error", code: "key_rejected", message: "perplexity: key rejected (HTTP 401)" };
   return httpFailure("perplexity", res, detail);

@@ -1,5 +1,6 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { SearchSettings } from "../../config/settings.js";
+import { lazySchema } from "../../core/lazy-zod.js";
 import { oneLine, optionalLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
 import type { NetResponse } from "../../net/client.js";
@@ -112,22 +113,25 @@ function searxngLanguage(query: ProviderQuery): string | undefined {
   return `${lang}-${country === "uk" ? "GB" : country.toUpperCase()}`;
 }
 
-const SearxngAnswer = z.union([
-  z.string(),
-  z.object({ answer: anyField, url: maybeText, engine: maybeText }),
-]);
-const SearxngInfobox = z.object({ content: anyField, infobox: maybeText, id: maybeText });
-const SearxngResponse = z.object({
-  results: listOf(
-    z.object({ url: z.string(), title: maybeText, content: maybeText, publishedDate: maybeText }),
-  ),
-  answers: maybe(entriesOf(SearxngAnswer)),
-  infoboxes: maybe(entriesOf(SearxngInfobox)),
-  unresponsive_engines: maybe(z.array(z.unknown())),
-});
+const SearxngAnswer = lazySchema((z) =>
+  z.union([z.string(), z.object({ answer: anyField(), url: maybeText(), engine: maybeText() })]),
+);
+const SearxngInfobox = lazySchema((z) =>
+  z.object({ content: anyField(), infobox: maybeText(), id: maybeText() }),
+);
+const SearxngResponse = lazySchema((z) =>
+  z.object({
+    results: listOf(
+      z.object({ url: z.string(), title: maybeText(), content: maybeText(), publishedDate: maybeText() }),
+    ),
+    answers: maybe(entriesOf(SearxngAnswer())),
+    infoboxes: maybe(entriesOf(SearxngInfobox())),
+    unresponsive_engines: maybe(z.array(z.unknown())),
+  }),
+);
 
 export function parseSearxngResponse(body: unknown, limit = 20): ProviderOutcome {
-  const b = SearxngResponse.safeParse(body).data;
+  const b = SearxngResponse().safeParse(body).data;
   if (!b) return badResponse("searxng", "JSON without a results list");
   const hits: ProviderHit[] = [];
   // number_of_results is often 0 while results is full: only the list counts.
@@ -163,8 +167,8 @@ function unresponsiveEngines(raw: unknown[] = []): string[] {
 
 /** Recent versions send answer objects, old ones plain strings; an infobox is the fallback. */
 function searxngAnswer(
-  first: z.output<typeof SearxngAnswer> | undefined,
-  box: z.output<typeof SearxngInfobox> | undefined,
+  first: z.output<ReturnType<typeof SearxngAnswer>> | undefined,
+  box: z.output<ReturnType<typeof SearxngInfobox>> | undefined,
 ): ProviderAnswer | undefined {
   if (typeof first === "string" && optionalLine(first, 200))
     return { text: optionalLine(first, 1000)!, kind: "answer", modelGenerated: false };

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { lazySchema } from "../../core/lazy-zod.js";
 import { optionalLine } from "../../core/one-line.js";
 import { badResponse } from "../../provider-http/http-errors.js";
 import { listOf, maybeText } from "../../provider-http/json-fields.js";
@@ -46,15 +46,17 @@ export function tavilyRequest(query: ProviderQuery): Record<string, unknown> {
   };
 }
 
-const TavilyResponse = z.object({
-  results: listOf(
-    z.object({ title: maybeText, url: maybeText, content: maybeText, published_date: maybeText }),
-  ),
-  answer: maybeText,
-});
+const TavilyResponse = lazySchema((z) =>
+  z.object({
+    results: listOf(
+      z.object({ title: maybeText(), url: maybeText(), content: maybeText(), published_date: maybeText() }),
+    ),
+    answer: maybeText(),
+  }),
+);
 
 export function parseTavilyResponse(body: unknown, limit = 20): ProviderOutcome {
-  const b = TavilyResponse.safeParse(body).data;
+  const b = TavilyResponse().safeParse(body).data;
   if (!b) return badResponse("tavily", "JSON without a results list");
   const hits: ProviderHit[] = [];
   for (const r of b.results) {
