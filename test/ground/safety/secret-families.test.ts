@@ -33,7 +33,9 @@ describe("redactSecrets is idempotent", () => {
 
 describe("redactSecrets stays linear on adversarial input", () => {
   // Each shape is a prefix or context repeated without the token it promises: a backtracking pattern would
-  // retry every start. The figure compared is the work per character at two sizes, not wall time.
+  // retry every start. At two million characters a linear pass takes well under a second and a quadratic one
+  // days, so the test's own timeout tells them apart without timing anything (the speed itself is measured in
+  // bench/redaction.bench.mjs).
   const shapes = [
     "key=",
     "token: ",
@@ -53,17 +55,10 @@ describe("redactSecrets stays linear on adversarial input", () => {
     `${"A".repeat(17)}|`,
   ];
   it.each(shapes)("%j repeated", (shape) => {
-    const at = (n: number) => {
-      const text = shape.repeat(Math.ceil(n / shape.length)).slice(0, n);
-      const start = process.cpuUsage();
-      redactSecrets(text);
-      const used = process.cpuUsage(start);
-      return used.user + used.system;
-    };
-    at(20_000);
-    const small = Math.max(at(50_000), 1000);
-    const large = at(400_000);
-    // 8× the input may cost at most ~8× the time (with room for noise): a quadratic rule costs 64×.
-    expect(large / small).toBeLessThan(24);
+    const text = shape.repeat(Math.ceil(2_000_000 / shape.length)).slice(0, 2_000_000);
+    const { text: out } = redactSecrets(text);
+    // Nothing is lost or invented: what stays is the input, or the input with whole spans marked.
+    expect(out.length).toBeGreaterThan(0);
+    if (!out.includes("[REDACTED")) expect(out).toBe(text);
   });
 });
