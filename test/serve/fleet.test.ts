@@ -105,6 +105,14 @@ const health = async (i: Instance) =>
     store: { degraded: boolean };
     mailbox: { degraded: boolean };
   };
+/**
+ * Resolves once the instance's store is on Redis: a process starting on a busy machine can miss its first
+ * connect's timeout and serve from its in-process fallback until the retry lands, and it logs both.
+ */
+async function onRedis(i: Instance): Promise<void> {
+  const mark = i.stderr().length;
+  if ((await health(i)).store.degraded) await i.logged(/store: redis is back/, mark);
+}
 const conversation = async (i: Instance) => (await i.post("/v1/conversations", {})).conversation_id as string;
 const events = (i: Instance, cid: string, headers: Record<string, string> = {}) =>
   openEvents(`${i.url}/v1/conversations/${cid}/events`, { ...auth, ...headers });
@@ -146,6 +154,7 @@ beforeAll(async () => {
     JSON.stringify({ waitSeconds: 0.05, providers: { ddgRetryDelayMs: 5 } }),
   );
   fleet.push(...(await Promise.all([startInstance(), startInstance(), startInstance()])));
+  await Promise.all(fleet.map(onRedis));
 }, 60_000);
 afterAll(async () => {
   for (const i of fleet) if (i.child.exitCode === null) i.child.kill("SIGTERM");
@@ -222,6 +231,7 @@ describe("three websift serve processes on one Redis", () => {
     const env = { BRAVE_API_KEY: "test-SECRET-brave-fleet", BRAVE_RATE_PER_SEC: "0.033" };
     const paid = await Promise.all([startInstance(env), startInstance(env), startInstance(env)]);
     try {
+      await Promise.all(paid.map(onRedis));
       web.route("api.search.brave.com", "/res/v1/web/search", {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({
