@@ -59,6 +59,8 @@ describe("SqliteStore", () => {
     }
   });
 
+  // The timeout is a hang guard: a second Node process compiling TypeScript on a busy machine can take most of
+  // the default one to start.
   it("books slots that never overlap when two processes share one file", async () => {
     const path = join(dir, "shared.db");
     const interval = 60_000;
@@ -74,13 +76,13 @@ describe("SqliteStore", () => {
       },
     );
     let out = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
+    const ready = new Promise<void>((resolve) => {
+      child.stdout.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes("ready")) resolve();
+      });
     });
-    await new Promise<void>((resolve) => {
-      const poll = () => (out.includes("ready") ? resolve() : setTimeout(poll, 5));
-      poll();
-    });
+    await ready;
 
     const store = new SqliteStore(path);
     const mine: number[] = [];
@@ -98,5 +100,5 @@ describe("SqliteStore", () => {
     // Slot k falls k intervals after the first, give or take the ms between booking and reading the clock.
     const indices = all.map((t) => Math.round((t - first) / interval)).sort((a, b) => a - b);
     expect(indices).toEqual(Array.from({ length: 2 * count }, (_, k) => k));
-  });
+  }, 60_000);
 });
