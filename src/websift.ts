@@ -19,7 +19,7 @@ import {
 } from "./arguments.js";
 import { settingsFromEnv } from "./config/load.js";
 import type { EnabledSetting, Settings } from "./config/settings.js";
-import { callDeadline, withoutNumberDeadline } from "./core/call-budget.js";
+import { withCallDeadline, withoutNumberDeadline } from "./core/call-budget.js";
 import { warnRenamedOption } from "./core/deprecation.js";
 import type { Attempt } from "./core/status.js";
 import { type AnswerOptions, type AnswerResult, answer } from "./ground/answer.js";
@@ -155,7 +155,6 @@ export function createWebsift(given?: WebsiftConfig): Websift {
     ...options,
     maxChars: options.maxChars ?? defaults.maxChars,
     mode: options.mode ?? defaults.mode,
-    deadline: callDeadline(withoutNumberDeadline(options), timeoutMs),
   });
   const readCtx = {
     net,
@@ -208,7 +207,10 @@ export function createWebsift(given?: WebsiftConfig): Websift {
       return badRead(url, asBadInput(err));
     }
     if (!(await enabled())) return disabledRead(url);
-    return fetchBest(url, sized(options), readCtx);
+    const budget = withoutNumberDeadline(options);
+    return withCallDeadline(budget, timeoutMs, (deadline) =>
+      fetchBest(url, { ...sized(budget), deadline }, readCtx),
+    );
   };
   const websift: Websift = {
     net,
@@ -224,9 +226,10 @@ export function createWebsift(given?: WebsiftConfig): Websift {
         return badSearch(query, asBadInput(err));
       }
       // The switch is read with the cache entry, in one round trip to a shared store.
-      const deadline = callDeadline(options, timeoutMs);
-      return searchWeb(query, { ...options, deadline }, async () =>
-        (await enabled()) ? undefined : disabledSearch(query),
+      return withCallDeadline(options, timeoutMs, (deadline) =>
+        searchWeb(query, { ...options, deadline }, async () =>
+          (await enabled()) ? undefined : disabledSearch(query),
+        ),
       );
     },
     read: (url, given) => readPage("read", url, given),
@@ -240,43 +243,51 @@ export function createWebsift(given?: WebsiftConfig): Websift {
         const bad = asBadInput(err);
         return { status: "error", envelope: failureEnvelope("", bad.message), sources: [], attempts: [] };
       }
-      return answer(
-        query,
-        { ...options, deadline: callDeadline(options, timeoutMs) },
-        {
-          enabled,
-          wikipedia,
-          search: searchWeb,
-          instant: async (q, deadline) => {
-            const step = await runProvider(
-              duckduckgoInstant,
-              { query: q, limit: 1, scope: "general", provider: "duckduckgo-instant", allowedHostsAdded: [] },
-              ctx,
-              deadline,
-              deadline.remaining(),
-            );
-            const outcome = step.outcome;
-            const found = outcome && "answer" in outcome ? outcome.answer : undefined;
-            return { answer: found, attempt: step.attempt as Attempt };
-          },
-          route: (route, q, deadline) =>
-            runRoute(
-              route,
-              q,
-              {
+      return withCallDeadline(options, timeoutMs, (deadline) =>
+        answer(
+          query,
+          { ...options, deadline },
+          {
+            enabled,
+            wikipedia,
+            search: searchWeb,
+            instant: async (q, deadline) => {
+              const step = await runProvider(
+                duckduckgoInstant,
+                {
+                  query: q,
+                  limit: 1,
+                  scope: "general",
+                  provider: "duckduckgo-instant",
+                  allowedHostsAdded: [],
+                },
                 ctx,
-                resolve: config.resolve,
-                language: options.language,
-                sourcesApart: options.mode === "sources",
-                maxChars: options.maxChars,
-              },
-              deadline,
-            ),
-          read: (maxChars, lookingFor) => async (url, deadline) => {
-            const page = await read(url, { maxChars, lookingFor, deadline, links: false }, readCtx);
-            return { ...page, error: page.error?.message };
+                deadline,
+                deadline.remaining(),
+              );
+              const outcome = step.outcome;
+              const found = outcome && "answer" in outcome ? outcome.answer : undefined;
+              return { answer: found, attempt: step.attempt as Attempt };
+            },
+            route: (route, q, deadline) =>
+              runRoute(
+                route,
+                q,
+                {
+                  ctx,
+                  resolve: config.resolve,
+                  language: options.language,
+                  sourcesApart: options.mode === "sources",
+                  maxChars: options.maxChars,
+                },
+                deadline,
+              ),
+            read: (maxChars, lookingFor) => async (url, deadline) => {
+              const page = await read(url, { maxChars, lookingFor, deadline, links: false }, readCtx);
+              return { ...page, error: page.error?.message };
+            },
           },
-        },
+        ),
       );
     },
     async research(question, given) {
@@ -289,8 +300,9 @@ export function createWebsift(given?: WebsiftConfig): Websift {
         const envelope = failureEnvelope("", bad.message);
         return { status: "error", envelope, facts: [], hops: [], attempts: [], degraded: false };
       }
-      const deadline = callDeadline(options, RESEARCH_TIMEOUT_MS);
-      return research(question, { ...options, deadline }, { websift, llm });
+      return withCallDeadline(options, RESEARCH_TIMEOUT_MS, (deadline) =>
+        research(question, { ...options, deadline }, { websift, llm }),
+      );
     },
     async close() {
       await Promise.allSettled([closeSharedRenderer(), closeHeadless()]);

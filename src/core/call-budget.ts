@@ -22,6 +22,24 @@ export function callDeadline(budget: CallBudget, defaultMs: number): Deadline {
 }
 
 /**
+ * Runs `call` within the call's one Deadline; a Deadline made here (not the caller's own) is released when the
+ * call is over, so the caller's signal does not keep a listener per finished call.
+ */
+export async function withCallDeadline<T>(
+  budget: CallBudget,
+  defaultMs: number,
+  call: (deadline: Deadline) => Promise<T>,
+): Promise<T> {
+  if (budget.deadline) return call(budget.deadline);
+  const deadline = callDeadline(budget, defaultMs);
+  try {
+    return await call(deadline);
+  } finally {
+    deadline.release();
+  }
+}
+
+/**
  * `ReadOptions.deadline` once took a number of ms too: that number is now `timeoutMs` (an explicit `timeoutMs`
  * wins), and a caller still passing it is told once.
  */

@@ -21,6 +21,8 @@ export class Deadline {
   private listeners: Set<(reason: unknown) => void> | undefined;
 
   private offParent: (() => void) | undefined;
+  /** Stops listening to the caller's signal (`fromSignal`). */
+  private offSignal: (() => void) | undefined;
 
   private constructor(at: number, parent?: Deadline) {
     this.at = at;
@@ -103,7 +105,9 @@ export class Deadline {
       else {
         const onAbort = () => d.abort(signal.reason);
         signal.addEventListener("abort", onAbort, { once: true });
-        d.onAbort(() => signal.removeEventListener("abort", onAbort));
+        // Not through onAbort: a listener would put the deadline on the clock for its whole budget, and a call
+        // answered from the cache in a millisecond would stay watched for twenty seconds.
+        d.offSignal = () => signal.removeEventListener("abort", onAbort);
       }
     }
     return d;
@@ -170,10 +174,20 @@ export class Deadline {
     this.why = reason;
     this.offParent?.();
     this.offParent = undefined;
+    this.release();
     this.controller?.abort(reason);
     const listeners = this.listeners;
     this.listeners = undefined;
     if (listeners) for (const listener of listeners) listener(reason);
+  }
+
+  /**
+   * The call this deadline was made for is over: it stops listening to the caller's signal, so a long-lived
+   * signal given to many calls does not gather one listener per call. Its time and its children are unchanged.
+   */
+  release(): void {
+    this.offSignal?.();
+    this.offSignal = undefined;
   }
 
   /** Resolves after `ms` or when the deadline fires, whichever is first; returns false if cut short. */

@@ -1,9 +1,10 @@
+import { getEventListeners } from "node:events";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Deadline } from "../../src/core/deadline.js";
 import type { Provider } from "../../src/search/provider.js";
 import { createSession, type SessionOptions, type SessionWebsift } from "../../src/session/session.js";
 import { createWebsift, type Websift } from "../../src/websift.js";
-import { inbox, manualClock } from "../session/harness.js";
+import { heldRoute, inbox, manualClock } from "../session/harness.js";
 import { type SimWeb, startSimWeb } from "../simweb/index.js";
 
 /**
@@ -45,6 +46,30 @@ describe("a call's time budget", () => {
     const page = await websift.read(PAGE, { timeoutMs: 150, render: "never" });
     expect(page.status).toBe("timeout");
     expect(await renamed()).toHaveLength(0);
+  });
+
+  it("a signal given to many calls keeps no listener once each call is over, and still cancels a running one", async () => {
+    web.route("slow.example.org", "/done", {
+      headers: { "content-type": "text/html" },
+      body: "<html><body><article><h1>Done</h1><p>The page has been read in full by now.</p></article></body></html>",
+    });
+    const app = new AbortController();
+    for (let i = 0; i < 3; i++) {
+      expect(
+        (await websift.read("https://slow.example.org/done", { signal: app.signal, render: "never" })).status,
+      ).toBe("ok");
+      expect((await websift.search(`zugspitze glacier ${i}`, { signal: app.signal })).status).toBeDefined();
+    }
+    expect(getEventListeners(app.signal, "abort")).toHaveLength(0);
+    const held = heldRoute(web, "slow.example.org", "/article", { body: "late" });
+    const running = websift.read(PAGE, { signal: app.signal, render: "never" });
+    await held.arrived;
+    app.abort();
+    const cut = await running;
+    expect(cut.status).toBe("error");
+    expect(JSON.stringify(cut.error)).toMatch(/cancel/i);
+    held.release();
+    expect(getEventListeners(app.signal, "abort")).toHaveLength(0);
   });
 
   it("read, search, answer and research run inside a Deadline the caller holds: one already over sends nothing", async () => {

@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Deadline, DeadlineExceeded } from "../../src/core/deadline.js";
 
@@ -98,6 +99,28 @@ describe("Deadline's timer runs only while watched", () => {
     d.onAbort((r) => seen.push(r));
     await pass(80);
     expect(seen).toHaveLength(1);
+  });
+});
+
+describe("A deadline tied to a caller's signal", () => {
+  it("ends with the signal's reason, and leaves the signal when it ends", () => {
+    const caller = new AbortController();
+    const d = Deadline.fromSignal(caller.signal, 60_000);
+    expect(getEventListeners(caller.signal, "abort")).toHaveLength(1);
+    caller.abort("client went away");
+    expect(d.cancelled()).toBe(true);
+    expect(d.reason).toBe("client went away");
+    expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
+  });
+
+  it("released when its call is over, it leaves the signal and keeps its time", () => {
+    const caller = new AbortController();
+    const d = Deadline.fromSignal(caller.signal, 60_000);
+    d.release();
+    expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
+    caller.abort();
+    expect(d.ended()).toBe(false);
+    expect(d.remaining()).toBeGreaterThan(0);
   });
 });
 
