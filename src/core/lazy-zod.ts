@@ -10,16 +10,14 @@ import type * as Zod from "zod";
  * The first use may be synchronous (`createWebsift` refuses a bad option as it is called), so zod is required,
  * not imported. It is required by the file its `import` condition names, so that Node's `require(esm)` hands
  * back the ES module instance that `import "zod"` gives the MCP SDK and the surfaces: one zod per process, not
- * its CommonJS build beside the ES one. A Node without `require(esm)` (20.18) falls back to the CommonJS build,
- * which is correct (the library never hands its schemas to the SDK) but loads zod a second time next to a surface.
+ * its CommonJS build beside the ES one (`require(esm)` is on by default from Node 20.19, the package's floor).
  */
 let loaded: typeof Zod | undefined;
 
 export function zod(): typeof Zod {
   if (loaded) return loaded;
   const require = createRequire(import.meta.url);
-  const esm = (process.features as { require_module?: boolean }).require_module;
-  loaded = (esm ? require(fileURLToPath(import.meta.resolve("zod"))) : require("zod")) as typeof Zod;
+  loaded = require(fileURLToPath(import.meta.resolve("zod"))) as typeof Zod;
   return loaded;
 }
 
