@@ -13,14 +13,8 @@ const MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
 /** Below this there is no point starting a CLI that needs seconds to boot. */
 const MIN_START_MS = 1000;
 // The CLI must use the account login, and has no business holding websift's other keys either.
-const WITHHELD_ENV = [
-  "GEMINI_API_KEY",
-  "GOOGLE_API_KEY",
-  "BRAVE_API_KEY",
-  "TAVILY_API_KEY",
-  "EXA_API_KEY",
-  "PERPLEXITY_API_KEY",
-];
+// A Gemini key would switch the CLI from the user's own login to billed API calls.
+const GEMINI_KEYS = ["GEMINI_API_KEY", "GOOGLE_API_KEY"];
 
 export const geminiCli: Provider = {
   name: "gemini-cli",
@@ -47,7 +41,7 @@ export const geminiCli: Provider = {
     const run = await runGeminiCli(
       bin,
       geminiCliPrompt(query.query),
-      childEnv(ctx.config.environment),
+      childEnv(ctx.config.environment, Object.keys(ctx.config.keys)),
       deadline,
     );
     if (run.kind === "spawn_error")
@@ -83,9 +77,19 @@ export function findGeminiBinary(env: Record<string, string | undefined>): strin
   return undefined;
 }
 
-export function childEnv(env: Record<string, string | undefined>): Record<string, string> {
+/**
+ * The CLI's environment: websift's own, without any provider key websift holds (`keyNames`, what the providers
+ * declare), the Gemini keys, or any `WEBSIFT_` setting (the LLM key, the service tokens, the Redis URL with its
+ * password are none of the CLI's business).
+ */
+export function childEnv(
+  env: Record<string, string | undefined>,
+  keyNames: Iterable<string>,
+): Record<string, string> {
+  const withheld = new Set([...GEMINI_KEYS, ...keyNames]);
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined && !WITHHELD_ENV.includes(k)) out[k] = v;
+  for (const [k, v] of Object.entries(env))
+    if (v !== undefined && !withheld.has(k) && !k.startsWith("WEBSIFT_")) out[k] = v;
   return out;
 }
 

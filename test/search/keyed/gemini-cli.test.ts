@@ -202,10 +202,21 @@ describe("gemini-cli as a real child process", () => {
     }
   });
 
-  it("strips every websift key from the child's environment", () => {
-    expect(childEnv({ GEMINI_API_KEY: "a", GOOGLE_API_KEY: "b", PATH: "/bin", X: undefined })).toEqual({
+  it("strips every websift key and setting from the child's environment", () => {
+    const env = {
+      GEMINI_API_KEY: "test-SECRET-gemini",
+      GOOGLE_API_KEY: "test-SECRET-google",
+      BRAVE_API_KEY: "test-SECRET-brave",
+      ACME_SEARCH_KEY: "test-SECRET-acme",
+      WEBSIFT_LLM_API_KEY: "test-SECRET-llm",
+      WEBSIFT_SERVE_TOKEN: "test-SECRET-serve",
+      WEBSIFT_REDIS_URL: "redis://:test-SECRET-pass@localhost:6379",
       PATH: "/bin",
-    });
+      HOME: "/home/u",
+      X: undefined,
+    };
+    // ACME_SEARCH_KEY: a custom provider's declared key, held in the settings' keys like the built-in ones.
+    expect(childEnv(env, ["BRAVE_API_KEY", "ACME_SEARCH_KEY"])).toEqual({ PATH: "/bin", HOME: "/home/u" });
   });
 });
 
