@@ -109,12 +109,10 @@ export interface Websift {
 export function createWebsift(given?: WebsiftConfig): Websift {
   const config = checkArgument("createWebsift", "config", WEBSIFT_CONFIG, given);
   const providers = config.providers ?? PROVIDERS;
-  const settings =
-    config.resolved ??
-    settingsFromEnv(
-      config.env,
-      providers.flatMap((p) => p.keyEnv ?? []),
-    );
+  const keyNames = providers.flatMap((p) => p.keyEnv ?? []);
+  const settings = config.resolved
+    ? withProviderKeys(config.resolved, keyNames)
+    : settingsFromEnv(config.env, keyNames);
   // Endpoints the operator configured by hand may live on their own network; nothing else may.
   const trustedOrigins = [
     ...(config.trustedOrigins ?? []),
@@ -313,10 +311,24 @@ export function createWebsift(given?: WebsiftConfig): Websift {
   return websift;
 }
 
+/**
+ * Settings loaded elsewhere (`loadConfig().values`) know the built-in providers' keys; a provider of the
+ * caller's declares its own `keyEnv`, read here from the same environment the settings were loaded from.
+ */
+function withProviderKeys(settings: Settings, keyNames: readonly string[]): Settings {
+  const missing = keyNames.filter((name) => !(name in settings.keys) && settings.environment[name]);
+  if (!missing.length) return settings;
+  const keys = { ...settings.keys };
+  for (const name of missing) keys[name] = settings.environment[name] as string;
+  return { ...settings, keys };
+}
+
 function providerCaps(config: WebsiftConfig): Record<string, number> | undefined {
   if (config.budgets === undefined) return config.providerTimeoutMs;
   warnRenamedOption("WebsiftConfig.budgets", "providerTimeoutMs");
-  return { ...config.budgets, ...config.providerTimeoutMs };
+  // A caller still saying `budgets` layers it over options spread beneath (serve: the config file's caps under
+  // the service's overrides), as `budgets` replaced them before.
+  return { ...config.providerTimeoutMs, ...config.budgets };
 }
 
 function badSearch(query: unknown, bad: BadInputError): SearchResponse {

@@ -266,7 +266,8 @@ export const settingSpecs = lazySchema((z): readonly SettingSpec[] => {
     {
       key: "llmBaseUrl",
       env: "WEBSIFT_LLM_BASE_URL",
-      secret: false,
+      // A URL may carry credentials (user:pass@, a token in its query), as a proxy's does.
+      secret: true,
       envOnly: true,
       schema: z.string(),
       about: "an OpenAI-compatible endpoint for research, search decisions and digests",
@@ -289,7 +290,8 @@ export const settingSpecs = lazySchema((z): readonly SettingSpec[] => {
     {
       key: "browserCdpUrl",
       env: "WEBSIFT_BROWSER_CDP_URL",
-      secret: false,
+      // A URL may carry credentials (user:pass@, a token in its query), as a proxy's does.
+      secret: true,
       envOnly: true,
       schema: z.string(),
       about: "an already-running Chromium the browser route drives",

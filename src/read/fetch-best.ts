@@ -1,5 +1,7 @@
+import { settingsFromEnv } from "../config/load.js";
 import type { Settings } from "../config/settings.js";
 import type { Deadline } from "../core/deadline.js";
+import { warnRenamedOption } from "../core/deprecation.js";
 import type { Attempt, Failure } from "../core/status.js";
 import { checkUrl } from "../net/url-policy.js";
 import type { VetResult } from "../net/vet-url.js";
@@ -36,7 +38,26 @@ const PROVIDER_SHARE = 0.5;
  * Paid providers run only when their key is set and paid use is unfrozen (WEBSIFT_ENABLE_PAID=1), or when the
  * call pins them (`pin` also fixes their order).
  */
-export function fetchBest(url: string, options: ReadOptions = {}, ctx: ReadContext): Promise<ReadResult> {
+/** A context as callers built it before the typed settings: `env` where `config` now is. */
+type EnvReadContext = Omit<ReadContext, "config"> & { env: Record<string, string | undefined> };
+
+/** `env` in the context still works, read once into the typed settings, with a warning, for one minor version. */
+function settledContext(ctx: ReadContext | EnvReadContext): ReadContext {
+  if ("config" in ctx && ctx.config) return ctx;
+  warnRenamedOption(
+    "fetchBest's context.env",
+    "context.config (settingsFromEnv(env) or loadConfig().values)",
+  );
+  const { env, ...rest } = ctx as EnvReadContext;
+  return { ...rest, config: settingsFromEnv(env ?? {}) };
+}
+
+export function fetchBest(
+  url: string,
+  options: ReadOptions = {},
+  given: ReadContext | EnvReadContext,
+): Promise<ReadResult> {
+  const ctx = settledContext(given);
   const order = extractorsFor(options.pin, ctx.config);
   const render = options.render ?? "auto";
   const via = order.length ? `best:${order.join(",")}` : "direct";

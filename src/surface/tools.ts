@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { callDeadline } from "../core/call-budget.js";
 import { oneLine } from "../core/one-line.js";
 import { type Attempt, FAILURES } from "../core/status.js";
 import { modelSafe } from "../ground/fence.js";
@@ -98,8 +97,12 @@ export const webFetch: WebTool<typeof fetchInput> = {
   output: VIEW_SHAPES.fetch,
   async run(websift, args, run) {
     run.progress?.(readingLine(args.url));
-    const deadline = callDeadline(run, 20_000);
-    const page = await websift.read(args.url, { ...readOptionsOf(args), deadline });
+    // The library makes the call's Deadline from these (and lets go of the caller's signal when it is over).
+    const page = await websift.read(args.url, {
+      ...readOptionsOf(args),
+      signal: run.signal,
+      timeoutMs: run.timeoutMs ?? 20_000,
+    });
     return pageView(args.url, page);
   },
 };
@@ -156,7 +159,8 @@ export const webResearch: WebTool<typeof researchInput> = {
   async run(websift, args, run) {
     const result = await websift.research(args.question, {
       maxHops: args.max_hops,
-      deadline: callDeadline(run, 120_000),
+      signal: run.signal,
+      timeoutMs: run.timeoutMs ?? 120_000,
       onProgress: run.progress,
     });
     const structured: ModelView = { status: result.status, text: result.envelope };

@@ -142,8 +142,10 @@ describe("a provider's step cap", () => {
       expect(await stalledStep({ providers: [stalled({ budgetMs: 100 })] })).toMatchObject({
         status: "timeout",
       });
+      // Layered over providerTimeoutMs spread beneath it (serve puts the config file's caps there).
       const named = await stalledStep({
         providers: [stalled({ timeoutMs: 60_000 })],
+        providerTimeoutMs: { stalled: 60_000 },
         budgets: { stalled: 100 },
       });
       expect(named).toMatchObject({ status: "timeout" });

@@ -279,7 +279,10 @@ describe("the typed settings: every variable of README's configuration table, re
   it("never takes the new variables from a config file: secrets are refused, the others are unknown", () => {
     writeCwdConfig({ redisUrl: "redis://x" });
     expect(catchError(() => loadConfig({ cwd, home, env: {} })).message).toMatch(/is a secret/);
+    // An endpoint's URL may carry credentials: a secret, like a proxy's.
     writeCwdConfig({ llmBaseUrl: "http://127.0.0.1:8080" });
+    expect(catchError(() => loadConfig({ cwd, home, env: {} })).message).toMatch(/is a secret/);
+    writeCwdConfig({ llmModel: "local" });
     expect(catchError(() => loadConfig({ cwd, home, env: {} })).message).toMatch(/unknown setting/);
   });
 

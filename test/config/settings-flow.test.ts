@@ -12,7 +12,7 @@ function probe(seen: ProviderContext[]): Provider {
     auto: { rank: 1 },
     keyEnv: ["PROBE_API_KEY"],
     native: {},
-    budgetMs: 1000,
+    timeoutMs: 1000,
     async search(_query, ctx) {
       seen.push(ctx);
       return { status: "ok", hits: [{ title: "t", url: "https://probe.example/", snippet: "" }] };
@@ -28,6 +28,17 @@ describe("settings passed down from one load", () => {
     const websift = createWebsift({ env: { PROBE_API_KEY: "test-SECRET-probe" }, providers: [probe(seen)] });
     const found = await websift.search("q", { cache: false });
     expect(found.status).toBe("ok");
+    expect(seen[0].config.keys.PROBE_API_KEY).toBe("test-SECRET-probe");
+    await websift.close();
+  });
+
+  it("finds a custom provider's declared key in settings loaded without knowing it", async () => {
+    const seen: ProviderContext[] = [];
+    // Loaded as the CLI and serve load them: the built-in providers' keys only.
+    const resolved = settingsFromEnv({ PROBE_API_KEY: "test-SECRET-probe" });
+    expect(resolved.keys.PROBE_API_KEY).toBeUndefined();
+    const websift = createWebsift({ resolved, providers: [probe(seen)] });
+    expect((await websift.search("q", { cache: false })).status).toBe("ok");
     expect(seen[0].config.keys.PROBE_API_KEY).toBe("test-SECRET-probe");
     await websift.close();
   });

@@ -55,6 +55,26 @@ describe("fetchBest", () => {
     }
   });
 
+  it("still takes the old context's env (read into the settings), with one warning", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on("warning", onWarning);
+    try {
+      h.sim.route("api.tavily.com", "/extract", {
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ results: [{ url: URL_, raw_content: PARAGRAPHS.join("\n\n") }] }),
+      });
+      const { config: _settings, ...rest } = h.ctx({});
+      const legacy = { ...rest, env: { ...KEYS, WEBSIFT_ENABLE_PAID: "1" } };
+      const page = await fetchBest(URL_, { render: "never" }, legacy);
+      expect(page.source).toBe("tavily-extract");
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((w) => /context\.env/.test(w.message))).toHaveLength(1);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
   it("tries Tavily first when unfrozen, with links moved out of the prose", async () => {
     const page = await fetchBest(URL_, { render: "never" }, h.ctx({ ...KEYS, WEBSIFT_ENABLE_PAID: "1" }));
     expect(page).toMatchObject({
