@@ -46,6 +46,8 @@ async function main() {
   const { searchChain } = await import("../dist/search/chain.js");
   const { duckduckgo, parseDuckDuckGoHtml } = await import("../dist/search/providers/duckduckgo.js");
   const { MemoryStore } = await import("../dist/store/store.js");
+  const { providerContext } = await import("../dist/search/provider.js");
+  const { settingsFromEnv } = await import("../dist/config/load.js");
 
   const quick = process.argv.includes("--quick");
   const median = (xs) => {
@@ -61,7 +63,7 @@ async function main() {
     resolve: async () => ["93.184.215.14"],
     connectTo: () => ({ host: "127.0.0.1", port: sim.httpsPort }),
     ca: sim.ca,
-    env: {},
+    proxies: {},
   });
   let held = Number.NaN;
   const net = {
@@ -74,7 +76,13 @@ async function main() {
   };
   const config = {
     providers: [duckduckgo],
-    ctx: { net, env: {}, store: new MemoryStore(), log: () => {}, settings: {} },
+    ctx: providerContext({
+      net,
+      store: new MemoryStore(),
+      log: () => {},
+      settings: {},
+      config: settingsFromEnv({}),
+    }),
   };
   const runs = quick ? 15 : 60;
   const overhead = [];
