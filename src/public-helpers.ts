@@ -13,7 +13,8 @@ import { guardQuery as guard, type QueryVerdict } from "./ground/query-guard.js"
 import { type Redaction, redactSecrets as redact } from "./ground/redact.js";
 import type { Resolve } from "./net/url-policy.js";
 import { type VetResult, vetUrl as vet } from "./net/vet-url.js";
-import { type ExtractedPage, extractMarkdown as extract } from "./read/extract/index.js";
+import type { ExtractedPage } from "./read/extract/index.js";
+import { extractMarkdown as extract } from "./read/extractor.js";
 import { cutAtParagraph as cut, type SizedText, type SizeOptions, sizeText as size } from "./read/size.js";
 
 /**

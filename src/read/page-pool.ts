@@ -1,10 +1,11 @@
 import { existsSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
-import { Piscina } from "piscina";
+import type { Piscina } from "piscina";
 import type { Deadline } from "../core/deadline.js";
 import type { Failure } from "../core/status.js";
-import { type ExtractedPage, extractMarkdown } from "./extract/index.js";
+import type { ExtractedPage } from "./extract/index.js";
+import { extractMarkdown } from "./extractor.js";
 import { detectJsShell, proseLength, type ShellVerdict } from "./shell.js";
 import { type SizedText, type SizeOptions, sizeText } from "./size.js";
 
@@ -38,9 +39,11 @@ function workerFile(): string {
   return existsSync(js) ? js : fileURLToPath(new URL("./page-worker-from-source.mjs", import.meta.url));
 }
 
-function thePool(): Piscina {
+// piscina is loaded with the first page large enough for a thread.
+async function thePool(): Promise<Piscina> {
   if (!pool) {
-    pool = new Piscina({
+    const { Piscina } = await import("piscina");
+    pool ??= new Piscina({
       filename: workerFile(),
       minThreads: 0,
       maxThreads: PAGE_POOL_THREADS,
@@ -67,7 +70,7 @@ export async function runOnPool<T>(
   if (inFlight >= PAGE_POOL_THREADS + MAX_QUEUE) return busy(what);
   inFlight++;
   try {
-    const value = (await thePool().run(task, { name, signal: deadline.signal, transferList })) as T;
+    const value = (await (await thePool()).run(task, { name, signal: deadline.signal, transferList })) as T;
     return { ok: true, value };
   } catch (err) {
     return poolFailure(err, deadline, what);

@@ -63,4 +63,15 @@ describe("what the package root loads", () => {
       zodModules(run(`await import(${JSON.stringify(entry("mcp/index.js"))});`).loaded).length,
     ).toBeGreaterThan(0);
   });
+
+  it("loads the extractor and the page pool's piscina with the first page, not at import", () => {
+    const heavy = (loaded: string[]) =>
+      loaded.filter((url) => url.includes("/read/extract/") || url.includes("/node_modules/piscina/"));
+    expect(heavy(run(`await import(${JSON.stringify(entry("index.js"))});`).loaded)).toEqual([]);
+    const { loaded } = run(`
+      const { extractMarkdown } = await import(${JSON.stringify(entry("index.js"))});
+      await extractMarkdown("<html><body><article><p>One paragraph of the page.</p></article></body></html>", "https://example.org/");
+    `);
+    expect(heavy(loaded).length).toBeGreaterThan(0);
+  });
 });

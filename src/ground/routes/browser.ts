@@ -2,7 +2,7 @@ import type { Deadline } from "../../core/deadline.js";
 import type { Attempt, Status } from "../../core/status.js";
 import type { Resolve } from "../../net/url-policy.js";
 import { vetUrl } from "../../net/vet-url.js";
-import { extractMarkdown } from "../../read/extract/index.js";
+import { extractMarkdown } from "../../read/extractor.js";
 import { sizeText } from "../../read/size.js";
 import type { ProviderContext, ProviderHit } from "../../search/provider.js";
 import { serpOutcome } from "../../search/serp/outcome.js";
