@@ -46,7 +46,7 @@ const MAX_BODY = 1024 * 1024;
  * instance of a fleet sharing one mailbox) share what lands for it. Without it, each session is a conversation.
  */
 export const CONVERSATION_HEADER = "websift-conversation";
-/** Long enough that a name chosen at random cannot be guessed; what a header and a key may carry. */
+/** 16 characters or more, so that a name chosen at random cannot be guessed; only what a store key may hold. */
 const CONVERSATION_NAME = /^[A-Za-z0-9._~-]{16,128}$/;
 
 /**
