@@ -18,7 +18,12 @@ import {
   WEBSIFT_CONFIG,
 } from "./arguments.js";
 import { settingsFromEnv } from "./config/load.js";
-import type { EnabledSetting, Settings } from "./config/settings.js";
+import {
+  configuredTimeoutMs,
+  DEFAULT_CALL_TIMEOUT_MS,
+  type EnabledSetting,
+  type Settings,
+} from "./config/settings.js";
 import { withCallDeadline, withoutNumberDeadline } from "./core/call-budget.js";
 import { warnRenamedOption } from "./core/deprecation.js";
 import type { Attempt } from "./core/status.js";
@@ -130,9 +135,7 @@ export function createWebsift(given?: WebsiftConfig): Websift {
     log,
     settings: { ...settings.search.tuning, ...config.settings },
   });
-  const timeoutMs =
-    config.timeoutMs ??
-    (settings.search.timeoutSeconds !== undefined ? settings.search.timeoutSeconds * 1000 : 20_000);
+  const timeoutMs = config.timeoutMs ?? configuredTimeoutMs(settings) ?? DEFAULT_CALL_TIMEOUT_MS;
   const enabled = async () => {
     if (!settings.search.enabled) return false;
     if (typeof config.enabled === "function") return config.enabled();

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import dotenv from "dotenv";
 import { defaultStatePath } from "../store/sqlite.js";
 import { fileSchema, fromEnv, isSwitch, providerSettings, type SettingSpec, settingSpecs } from "./schema.js";
-import type { ConfiguredOptions, Settings } from "./settings.js";
+import { type ConfiguredOptions, configuredTimeoutMs, type Settings } from "./settings.js";
 
 export type SettingSource = "default" | "file" | "env";
 
@@ -116,7 +116,7 @@ function websiftConfigOf(values: Settings): ConfiguredOptions {
     resolved: values,
     providerTimeoutMs: Object.keys(search.budgets).length ? { ...search.budgets } : undefined,
     settings: { ...search.tuning },
-    timeoutMs: search.timeoutSeconds !== undefined ? search.timeoutSeconds * 1000 : undefined,
+    timeoutMs: configuredTimeoutMs(values),
     enabled: search.enabled,
     wikipediaFallback: search.wikipediaFallback,
     providerOrder: search.providerOrder,

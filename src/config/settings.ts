@@ -22,6 +22,17 @@ export interface Settings {
   environment: Readonly<Record<string, string | undefined>>;
 }
 
+/** A call's whole budget when neither the call nor the configuration gives one. */
+export const DEFAULT_CALL_TIMEOUT_MS = 20_000;
+
+/** The configured budget of a call in ms (WEBSIFT_TIMEOUT and `timeout` are seconds); undefined when unset. */
+export function configuredTimeoutMs(settings: {
+  search: Pick<SearchSettings, "timeoutSeconds">;
+}): number | undefined {
+  const seconds = settings.search.timeoutSeconds;
+  return seconds === undefined ? undefined : seconds * 1000;
+}
+
 export interface SearchSettings {
   /** WEBSIFT_TIMEOUT / `timeout`: a call's total budget, in seconds (20 when unset). */
   timeoutSeconds?: number;

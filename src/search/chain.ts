@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Settings } from "../config/settings.js";
+import { configuredTimeoutMs, DEFAULT_CALL_TIMEOUT_MS, type Settings } from "../config/settings.js";
 import { callDeadline } from "../core/call-budget.js";
 import type { Deadline } from "../core/deadline.js";
 import type { Attempt, Status } from "../core/status.js";
@@ -179,7 +179,10 @@ export async function searchChain(
   if (refused) return refused;
   if (hit) return { ...hit.response, cached: true, ageSeconds: Math.round((Date.now() - hit.at) / 1000) };
 
-  const deadline = callDeadline(options, config.timeoutMs ?? timeoutOfSettings(settings) ?? 20_000);
+  const deadline = callDeadline(
+    options,
+    config.timeoutMs ?? configuredTimeoutMs(settings) ?? DEFAULT_CALL_TIMEOUT_MS,
+  );
   const attempts: Attempt[] = [];
   const note = (step: StepResult) => {
     attempts.push(step.attempt);
@@ -323,11 +326,6 @@ function failed(
 
 function notConfigured(p: Provider): string {
   return `${p.name} is not configured: set ${p.keyEnv?.join(" or ") ?? p.needs ?? "its settings"}`;
-}
-
-function timeoutOfSettings(settings: Settings): number | undefined {
-  const s = settings.search.timeoutSeconds;
-  return s === undefined ? undefined : s * 1000;
 }
 
 function hashOptions(
