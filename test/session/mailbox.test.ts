@@ -60,25 +60,8 @@ describe("the session's mailbox", () => {
   it("holds what a session owes, and the library's onLanded hears it from there", async () => {
     const mailbox = new Mailbox();
     const heard: Landing[] = [];
-    let release = () => {};
-    const slow = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const session = createSession(
-      {
-        search: async (query) => {
-          await slow;
-          return { status: "ok", query, results: [], attempted: [], scope: "general" };
-        },
-        read: async () => {
-          throw new Error("not used");
-        },
-        answer: async () => {
-          throw new Error("not used");
-        },
-      },
-      { waitMs: 0, mailbox, onLanded: (l) => void heard.push(l) },
-    );
+    const { websift, release } = heldSearch();
+    const session = createSession(websift, { waitMs: 0, mailbox, onLanded: (l) => void heard.push(l) });
     const pending = await session.search("c1", "tide tables");
     expect(pending.status).toBe("pending");
     const posted = new Promise<Landing>((resolve) => mailbox.onPosted(resolve));
@@ -94,25 +77,8 @@ describe("the session's mailbox", () => {
 
   it("keeps a session's landings by the session's clock: handed once, gone after its keep time", async () => {
     const clock = manualClock();
-    let release = () => {};
-    const slow = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const session = createSession(
-      {
-        search: async (query) => {
-          await slow;
-          return { status: "ok", query, results: [], attempted: [], scope: "general" };
-        },
-        read: async () => {
-          throw new Error("not used");
-        },
-        answer: async () => {
-          throw new Error("not used");
-        },
-      },
-      { waitMs: 0, clock },
-    );
+    const { websift, release } = heldSearch();
+    const session = createSession(websift, { waitMs: 0, clock });
     try {
       const first = session.search("c1", "tide tables");
       clock.advance(0);
