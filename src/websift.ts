@@ -17,7 +17,7 @@ import {
   URL_ARGUMENT,
   WEBSIFT_CONFIG,
 } from "./arguments.js";
-import { settingsFromEnv } from "./config/load.js";
+import { settingsFromEnv, withProviderKeys } from "./config/load.js";
 import {
   configuredTimeoutMs,
   DEFAULT_CALL_TIMEOUT_MS,
@@ -312,18 +312,6 @@ export function createWebsift(given?: WebsiftConfig): Websift {
     },
   };
   return websift;
-}
-
-/**
- * Settings loaded elsewhere (`loadConfig().values`) know the built-in providers' keys; a provider of the
- * caller's declares its own `keyEnv`, read here from the same environment the settings were loaded from.
- */
-function withProviderKeys(settings: Settings, keyNames: readonly string[]): Settings {
-  const missing = keyNames.filter((name) => !(name in settings.keys) && settings.environment[name]);
-  if (!missing.length) return settings;
-  const keys = { ...settings.keys };
-  for (const name of missing) keys[name] = settings.environment[name] as string;
-  return { ...settings, keys };
 }
 
 function providerCaps(config: WebsiftConfig): Record<string, number> | undefined {

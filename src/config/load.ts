@@ -169,11 +169,7 @@ function resolveSettings(sources: Sources): { list: ResolvedSetting[]; values: S
       .map((s) => s.env),
     ...(sources.keyNames ?? []),
   ]);
-  const keys: Record<string, string> = {};
-  for (const name of keyNames) {
-    const v = env[name];
-    if (v) keys[name] = v;
-  }
+  const keys = keysFrom(env, keyNames);
   const values: Settings = {
     search: {
       timeoutSeconds: of<number>("timeout"),
@@ -331,4 +327,29 @@ export function maskedValue(setting: ResolvedSetting): string {
   if (setting.value === undefined) return "(unset)";
   if (setting.secret) return `set (${setting.env})`;
   return String(setting.value);
+}
+
+/** The keys set (and not empty) among `names`, by variable name. */
+function keysFrom(
+  env: Readonly<Record<string, string | undefined>>,
+  names: Iterable<string>,
+): Record<string, string> {
+  const keys: Record<string, string> = {};
+  for (const name of names) {
+    const v = env[name];
+    if (v) keys[name] = v;
+  }
+  return keys;
+}
+
+/**
+ * Settings loaded elsewhere (`loadConfig().values`) know the built-in providers' keys; a provider of the
+ * caller's declares its own `keyEnv`, read from the same environment the settings were loaded from.
+ */
+export function withProviderKeys(settings: Settings, keyNames: readonly string[]): Settings {
+  const found = keysFrom(
+    settings.environment,
+    keyNames.filter((name) => !(name in settings.keys)),
+  );
+  return Object.keys(found).length ? { ...settings, keys: { ...settings.keys, ...found } } : settings;
 }
