@@ -120,7 +120,7 @@ const CASES = {
   "pdf-bomb-1gib": [
     "a PDF whose content stream inflates to 1 GiB: read its text",
     async () => {
-      const { pdfToText } = await import(`${dist}read/pdf.js`);
+      const { pdfToText } = await import(`${dist}read/formats/pdf.js`);
       const { closePagePool } = await import(`${dist}read/page-pool.js`);
       const { Deadline } = await import(`${dist}core/deadline.js`);
       const pdf = await pdfBomb(1024);

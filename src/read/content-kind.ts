@@ -1,3 +1,6 @@
+/** Files read by a format reader of their own (src/read/formats/registry.ts), not as text or a page. */
+export type FormatName = "pdf";
+
 /**
  * What a response body really is, decided from the bytes as much as from the header: servers mislabel
  * (PDFs as application/octet-stream, images as text/html), and an LLM must never receive binary noise as text.
@@ -5,7 +8,7 @@
 export type ContentKind =
   | { kind: "markdown" }
   | { kind: "html" }
-  | { kind: "pdf" }
+  | { kind: "format"; format: FormatName }
   | { kind: "json" }
   | { kind: "text" }
   | { kind: "binary"; type: string };
@@ -42,13 +45,13 @@ const BINARY_TYPE = /^(image|audio|video|font|model)\//;
 
 export function classifyContent(contentType: string, bytes: Uint8Array): ContentKind {
   const type = contentType.toLowerCase();
-  if (startsWith(bytes, [0x25, 0x50, 0x44, 0x46, 0x2d])) return { kind: "pdf" }; // "%PDF-"
+  if (startsWith(bytes, [0x25, 0x50, 0x44, 0x46, 0x2d])) return { kind: "format", format: "pdf" }; // "%PDF-"
   const magic = sniffMagic(bytes);
   // SVG is XML text, but as a page it is a drawing: no prose to read.
   if (type === "image/svg+xml") return { kind: "binary", type };
   // A header that claims text for binary bytes is a lie; name what the bytes are.
   if (magic) return { kind: "binary", type: type && !isTextType(type) ? type : magic };
-  if (type === "application/pdf") return { kind: "pdf" };
+  if (type === "application/pdf") return { kind: "format", format: "pdf" };
   if (BINARY_TYPE.test(type)) return { kind: "binary", type };
   if (looksBinary(bytes)) return { kind: "binary", type: type || "application/octet-stream" };
   if (MARKDOWN_TYPE.test(type)) return { kind: "markdown" };

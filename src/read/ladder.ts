@@ -1,15 +1,17 @@
 import type { Deadline } from "../core/deadline.js";
 import type { Attempt, Failure } from "../core/status.js";
 import type { Net, NetResponse } from "../net/client.js";
-import { classifyContent, prettyJson } from "./content-kind.js";
+import { classifyContent, type FormatName, prettyJson } from "./content-kind.js";
 import { textFromEmbeddedData } from "./embedded-data.js";
+import { FORMAT_READERS } from "./formats/registry.js";
 import { chromiumAvailable } from "./guarded-browser.js";
 import { failureForStatus } from "./http-failure.js";
 import { fetchLlmsTxt, isFrontPage, type LlmsTxt, withLlmsTxt } from "./llms-txt.js";
 import { extractPage } from "./page-pool.js";
-import { pdfToText } from "./pdf.js";
 import type { Renderer, RenderMode } from "./render.js";
 import { proseLength } from "./shell.js";
+import { siteReaderFor } from "./sites/registry.js";
+import type { SiteReader } from "./sites/site-reader.js";
 
 /** Which rung produced the text, so a caller can tell a full text from a shell. */
 export type ReadSource =
@@ -18,7 +20,10 @@ export type ReadSource =
   | "extracted-html"
   | "embedded-data"
   | "rendered"
+  | "site"
   | "pdf"
+  | "document"
+  | "feed"
   | "text"
   | "tavily-extract"
   | "exa-contents";
@@ -32,6 +37,8 @@ export interface ReadDocument {
   markdown: string;
   links: string[];
   source: ReadSource;
+  /** With `source: "site"`: the site reader that read it and the site's endpoint that gave the text. */
+  reader?: { name: string; via: string };
   contentType: string;
   fetchedAt: string;
   lang?: string;
@@ -49,6 +56,8 @@ export interface LadderContext {
   log(message: string): void;
   /** The shared browser; needed only when a page must be rendered. */
   renderer: () => Renderer;
+  /** The site readers to ask before the generic rungs (default: every reader websift knows). */
+  sites?: readonly SiteReader[];
 }
 
 export interface LadderOptions {
@@ -64,7 +73,10 @@ const MAX_PRETTY_JSON_CHARS = 256 * 1024;
 /** Prose a page needs to stand as a (short) page of its own once rendering has shown it is not a shell. */
 const MIN_SHORT_PAGE = 100;
 
-/** The direct ladder: GET (markdown first) → alternate → pdf/text/binary → extract → embedded data → render. */
+/**
+ * The direct ladder: a site reader when one takes the URL, else (or when it fails) GET (markdown first) →
+ * alternate → a format's reader (pdf, documents, feeds) or text → extract → embedded data → render.
+ */
 export async function runLadder(
   url: string,
   options: LadderOptions,
@@ -72,6 +84,11 @@ export async function runLadder(
 ): Promise<LadderOutcome> {
   const { deadline } = options;
   const attempts: Attempt[] = [];
+  const site = siteReaderFor(url, ctx.sites);
+  if (site) {
+    const read = await siteRung(site, url, ctx, deadline, attempts);
+    if (read) return read;
+  }
   // Fetched alongside the page, not after it; abandoned if the page fails.
   const llmsDeadline = deadline.child(LLMS_TXT_BUDGET_MS);
   const llms = isFrontPage(url)
@@ -155,27 +172,86 @@ async function fromResponse(
       const markdown = pretty ? prettyJson(text) : text.trim();
       return done(attempts, { ...base, title: fileTitle(res.finalUrl), markdown, links: [], source: "text" });
     }
-    case "pdf": {
-      const t0 = Date.now();
-      const pdf = await pdfToText(res.bytes, { deadline: options.deadline });
-      attempts.push(attemptOf("pdf", Date.now() - t0, pdf.ok ? undefined : pdf));
-      if (!pdf.ok)
-        return {
-          ok: false,
-          failure: pick(pdf),
-          attempts,
-          finalUrl: res.finalUrl,
-          contentType: res.contentType,
-        };
-      const title = pdf.title ?? fileTitle(res.finalUrl);
-      return done(attempts, { ...base, title, markdown: pdf.markdown, links: [], source: "pdf" });
-    }
+    case "format":
+      return fromFormat(res, content.format, base, options, attempts);
     case "html":
       return fromHtml(res, base, options, ctx, attempts);
   }
 }
 
 type Base = Pick<ReadDocument, "url" | "finalUrl" | "contentType" | "fetchedAt">;
+
+/**
+ * The site's own reader. Its text is the page when it has one; a failure is kept in the attempts and the generic
+ * rungs read the page itself, unless the read's time is gone.
+ */
+async function siteRung(
+  site: SiteReader,
+  url: string,
+  ctx: LadderContext,
+  deadline: Deadline,
+  attempts: Attempt[],
+): Promise<LadderOutcome | undefined> {
+  const provider = `site:${site.name}`;
+  const t0 = Date.now();
+  let got: Awaited<ReturnType<SiteReader["read"]>>;
+  try {
+    got = await site.read(new URL(url), { net: ctx.net, log: ctx.log }, deadline);
+  } catch (err) {
+    // A reader's bug is its own failure, not the read's: the page is read the generic way.
+    const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
+    ctx.log(`read: ${site.name} reader failed: ${message}`);
+    got = { ok: false, status: "error", code: "reader_failed", message: `${site.name} reader failed` };
+  }
+  if (!got.ok) {
+    attempts.push(attemptOf(provider, Date.now() - t0, got));
+    return deadline.expired() ? { ok: false, failure: pick(got), attempts } : undefined;
+  }
+  attempts.push({ provider, status: "ok", ms: Date.now() - t0 });
+  const { ok: _, via, finalUrl, links, title, markdown, ...meta } = got;
+  const doc: ReadDocument = {
+    url,
+    finalUrl: finalUrl ?? url,
+    title,
+    markdown,
+    links: links ?? [],
+    source: "site",
+    reader: { name: site.name, via },
+    contentType: "text/markdown",
+    fetchedAt: new Date().toISOString(),
+    ...metadata(meta),
+  };
+  return done(attempts, doc);
+}
+
+/** A file with a reader of its own: a PDF, an office document, a feed. */
+async function fromFormat(
+  res: NetResponse,
+  format: FormatName,
+  base: Base,
+  options: LadderOptions,
+  attempts: Attempt[],
+): Promise<LadderOutcome> {
+  const reader = FORMAT_READERS[format];
+  const t0 = Date.now();
+  const got = await reader.read(
+    res.bytes,
+    { url: res.finalUrl, contentType: res.contentType, format },
+    options.deadline,
+  );
+  attempts.push(attemptOf(reader.name, Date.now() - t0, got.ok ? undefined : got));
+  if (!got.ok)
+    return { ok: false, failure: pick(got), attempts, finalUrl: res.finalUrl, contentType: res.contentType };
+  const { ok: _, title, markdown, links, ...meta } = got;
+  return done(attempts, {
+    ...base,
+    ...metadata(meta),
+    title: title ?? fileTitle(res.finalUrl),
+    markdown,
+    links: links ?? [],
+    source: reader.source,
+  });
+}
 
 async function fromHtml(
   res: NetResponse,

@@ -70,6 +70,8 @@ export interface ReadResult {
   links: string[];
   /** The rung that produced the text; absent when nothing was read. */
   source?: ReadSource;
+  /** With `source: "site"`: the site reader ("github") and the endpoint that gave the text ("api.github.com"). */
+  reader?: { name: string; via: string };
   contentType: string;
   truncated: boolean;
   fetchedAt: string;
@@ -149,6 +151,7 @@ async function present(
     title: doc.title,
     links: doc.links,
     source: doc.source,
+    ...(doc.reader ? { reader: doc.reader } : {}),
     contentType: doc.contentType,
     fetchedAt: doc.fetchedAt,
     cached,

@@ -17,9 +17,15 @@ describe("classifyContent", () => {
   });
 
   it("recognises a PDF by its %PDF- signature whatever the header says", () => {
-    expect(classifyContent("application/octet-stream", bytes("%PDF-1.7\n..."))).toEqual({ kind: "pdf" });
-    expect(classifyContent("text/html", bytes("%PDF-1.4\n"))).toEqual({ kind: "pdf" });
-    expect(classifyContent("application/pdf", bytes("%PDF-1.4\n"))).toEqual({ kind: "pdf" });
+    expect(classifyContent("application/octet-stream", bytes("%PDF-1.7\n..."))).toEqual({
+      kind: "format",
+      format: "pdf",
+    });
+    expect(classifyContent("text/html", bytes("%PDF-1.4\n"))).toEqual({ kind: "format", format: "pdf" });
+    expect(classifyContent("application/pdf", bytes("%PDF-1.4\n"))).toEqual({
+      kind: "format",
+      format: "pdf",
+    });
   });
 
   it("names binaries, including binary bytes served as text/html", () => {

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { Deadline, DeadlineExceeded } from "../../../src/core/deadline.js";
+import { pdfToText } from "../../../src/read/formats/pdf.js";
 import { closePagePool, pagePoolState } from "../../../src/read/page-pool.js";
-import { pdfToText } from "../../../src/read/pdf.js";
 import { makePdf } from "./make-pdf.js";
 
 const doc = makePdf(

@@ -1,7 +1,8 @@
 import zlib from "node:zlib";
-import type { Deadline } from "../core/deadline.js";
-import type { Failure } from "../core/status.js";
-import { runOnPool } from "./page-pool.js";
+import type { Deadline } from "../../core/deadline.js";
+import type { Failure } from "../../core/status.js";
+import { runOnPool } from "../page-pool.js";
+import type { FormatReader } from "./format-reader.js";
 
 export interface PdfText {
   ok: true;
@@ -70,6 +71,16 @@ export async function pdfToText(bytes: Uint8Array, limits: PdfLimits): Promise<P
   const ran = await runOnPool<PdfOutcome>("pdf", task, limits.deadline, "parsing the PDF", [copy.buffer]);
   return ran.ok ? ran.value : { ...ran, ok: false };
 }
+
+/** PDFs in the read ladder: the text of their pages, titled by the document's own title. */
+export const pdfReader: FormatReader = {
+  name: "pdf",
+  source: "pdf",
+  async read(bytes, _file, deadline) {
+    const pdf = await pdfToText(bytes, { deadline });
+    return pdf.ok ? { ok: true, title: pdf.title, markdown: pdf.markdown } : pdf;
+  },
+};
 
 /** pdfToText on this thread (the page pool's worker runs it): bounded in memory, not in time. */
 export async function pdfToTextHere(bytes: Uint8Array, limits: PdfLimits): Promise<PdfOutcome> {
