@@ -74,6 +74,7 @@ export function searchView(response: SearchResponse, tool = "web_search"): ToolO
 export function pageView(url: string, page: ReadResult, speaker: Speaker = WEB_FETCH): ToolOutput {
   const fields = {
     source: page.source,
+    reader: page.reader ? `${page.reader.name} (${page.reader.via})` : undefined,
     truncated: page.truncated,
     totalChars: page.totalChars,
     nextOffset: page.nextOffset,
@@ -117,7 +118,9 @@ export function errorView(text: string): ToolOutput {
 function pageText(page: ReadResult, readOn: Speaker["readOn"]): string {
   const facts = [
     page.status !== "ok" ? `status: ${page.status}` : undefined,
-    page.source ? `source: ${page.source}` : undefined,
+    page.source
+      ? `source: ${page.source}${page.reader ? ` (${page.reader.name}, ${page.reader.via})` : ""}`
+      : undefined,
     page.cached ? "cached" : undefined,
   ];
   if (page.truncated || page.nextOffset !== undefined) {
