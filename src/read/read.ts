@@ -16,6 +16,7 @@ import {
 import { cacheDocument, cachedDocument, type DocumentKey } from "./page-cache.js";
 import { sizeDocument } from "./page-pool.js";
 import { createRenderer, type Renderer, type RenderMode } from "./render.js";
+import { type RobotsContext, type RobotsOption, robotsDenial, robotsRule } from "./robots.js";
 import { DEFAULT_MAX_CHARS, type SizeMode } from "./size.js";
 
 export type { ReadDocument, ReadSource } from "./ladder.js";
@@ -46,6 +47,12 @@ export interface ReadOptions {
   signal?: AbortSignal;
   /** fetchBest only: these providers, in this order, even while paid use is frozen. */
   pin?: ExtractProvider[];
+  /**
+   * Whether robots.txt decides this read: `respect` (a disallowed URL is `denied`, code `robots`), `ignore`, or
+   * `automated` for a read websift or a model chose (respected unless WEBSIFT_ROBOTS=ignore). Unset: a read a
+   * user asked for, respected only with WEBSIFT_ROBOTS=respect.
+   */
+  robots?: RobotsOption;
 }
 
 export interface ReadContext {
@@ -58,6 +65,8 @@ export interface ReadContext {
   renderer?: Renderer;
   /** The address policy for a URL about to be handed to a keyed extract provider (default: the URL alone). */
   vet?: (url: string) => Promise<VetResult>;
+  /** The clock robots.txt ages and page freshness are judged on (default Date.now; tests move it by hand). */
+  now?: () => number;
 }
 
 /** DESIGN §3's Page, plus the outcome. A failure is a value: status, attempts and `error`, never a throw. */
@@ -114,10 +123,24 @@ export async function readThrough(
 ): Promise<ReadResult> {
   const t0 = Date.now();
   const deadline = callDeadline(withoutNumberDeadline(options), DEFAULT_READ_MS);
+  const robots: RobotsContext | undefined =
+    robotsRule(options.robots, ctx.config) === "respect"
+      ? { net: ctx.net, store: ctx.store, now: ctx.now ?? Date.now }
+      : undefined;
+  const checked: Attempt[] = [];
+  const refused = (failure: Failure) => failedRead(url, failure, { attempts: checked });
+  if (robots) {
+    const denied = await robotsDenial(url, robots, deadline, checked);
+    if (denied) return refused(denied);
+  }
   const key: DocumentKey = { url, render: options.render ?? "auto", via };
   const hit = await cachedDocument(ctx.store, key);
-  if (hit)
-    return present(hit, options, [{ provider: "cache", status: "ok", ms: Date.now() - t0 }], true, deadline);
+  if (hit) {
+    const denied = robots && (await redirectDenial(url, hit.finalUrl, robots, deadline, checked));
+    if (denied) return refused(denied);
+    const attempts = [...checked, { provider: "cache", status: "ok" as const, ms: Date.now() - t0 }];
+    return present(hit, options, attempts, true, deadline);
+  }
 
   let outcome: LadderOutcome;
   try {
@@ -132,9 +155,38 @@ export async function readThrough(
       attempts: [],
     };
   }
+  outcome.attempts = [...checked, ...outcome.attempts];
   if (!outcome.ok) return failed(url, outcome, deadline);
+  if (robots) {
+    const denied = await redirectDenial(url, outcome.doc.finalUrl, robots, deadline, outcome.attempts);
+    if (denied)
+      return failedRead(url, denied, { finalUrl: outcome.doc.finalUrl, attempts: outcome.attempts });
+  }
   if (outcome.doc.markdown.trim()) await cacheDocument(ctx.store, key, outcome.doc);
   return present(outcome.doc, options, outcome.attempts, false, deadline);
+}
+
+/**
+ * A redirect to another host reads that host's page: its robots.txt has the last word. The page was fetched by
+ * then (net follows redirects itself), but its text is not handed on.
+ */
+async function redirectDenial(
+  url: string,
+  finalUrl: string,
+  robots: RobotsContext,
+  deadline: Deadline,
+  attempts: Attempt[],
+): Promise<Failure | undefined> {
+  if (originOf(finalUrl) === originOf(url)) return undefined;
+  return robotsDenial(finalUrl, robots, deadline, attempts);
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 async function present(
