@@ -6,14 +6,16 @@ import type { Net } from "../net/client.js";
 import type { VetResult } from "../net/vet-url.js";
 import type { Store } from "../store/store.js";
 import { failedRead } from "./failed-read.js";
+import { freshnessOf } from "./freshness.js";
 import {
   type LadderContext,
+  type LadderOptions,
   type LadderOutcome,
   type ReadDocument,
   type ReadSource,
   runLadder,
 } from "./ladder.js";
-import { cacheDocument, cachedDocument, type DocumentKey } from "./page-cache.js";
+import { cachedPage, cachePage, type DocumentKey, forgetPage } from "./page-cache.js";
 import { sizeDocument } from "./page-pool.js";
 import { createRenderer, type Renderer, type RenderMode } from "./render.js";
 import { type RobotsContext, type RobotsOption, robotsDenial, robotsRule } from "./robots.js";
@@ -105,21 +107,22 @@ const MAX_LISTED_LINKS = 20;
 /** Any http(s) URL to right-sized markdown through the direct ladder. */
 export function read(url: string, options: ReadOptions = {}, ctx: ReadContext): Promise<ReadResult> {
   const render = options.render ?? "auto";
-  return readThrough(url, options, ctx, "direct", (deadline) =>
-    runLadder(url, { deadline, render }, ladderContext(ctx)),
+  return readThrough(url, options, ctx, "direct", (deadline, revalidate) =>
+    runLadder(url, { deadline, render, revalidate }, ladderContext(ctx)),
   );
 }
 
 /**
- * The shared tail of read() and fetchBest(): page cache, obtaining the document, sizing, the link list.
- * `via` names how the document is obtained, so documents obtained differently never share a cache entry.
+ * The shared tail of read() and fetchBest(): robots.txt, page cache, obtaining the document, sizing, the link
+ * list. `via` names how the document is obtained, so documents obtained differently never share a cache entry.
+ * A kept page is served while fresh; after that, one with validators is handed to `obtain` to revalidate.
  */
 export async function readThrough(
   url: string,
   options: ReadOptions,
   ctx: ReadContext,
   via: string,
-  obtain: (deadline: Deadline) => Promise<LadderOutcome>,
+  obtain: (deadline: Deadline, revalidate?: LadderOptions["revalidate"]) => Promise<LadderOutcome>,
 ): Promise<ReadResult> {
   const t0 = Date.now();
   const deadline = callDeadline(withoutNumberDeadline(options), DEFAULT_READ_MS);
@@ -133,18 +136,20 @@ export async function readThrough(
     const denied = await robotsDenial(url, robots, deadline, checked);
     if (denied) return refused(denied);
   }
+  const now = ctx.now ?? Date.now;
   const key: DocumentKey = { url, render: options.render ?? "auto", via };
-  const hit = await cachedDocument(ctx.store, key);
-  if (hit) {
-    const denied = robots && (await redirectDenial(url, hit.finalUrl, robots, deadline, checked));
+  const kept = await cachedPage(ctx.store, key);
+  if (kept && kept.freshUntil > now()) {
+    const denied = robots && (await redirectDenial(url, kept.doc.finalUrl, robots, deadline, checked));
     if (denied) return refused(denied);
     const attempts = [...checked, { provider: "cache", status: "ok" as const, ms: Date.now() - t0 }];
-    return present(hit, options, attempts, true, deadline);
+    return present(kept.doc, options, attempts, true, deadline);
   }
+  const revalidate = kept?.validators ? { validators: kept.validators, doc: kept.doc } : undefined;
 
   let outcome: LadderOutcome;
   try {
-    outcome = await obtain(deadline);
+    outcome = await obtain(deadline, revalidate);
   } catch (err) {
     // The ladder returns failures as values; a throw here is a bug, reported as one rather than crashing a caller.
     const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
@@ -162,8 +167,15 @@ export async function readThrough(
     if (denied)
       return failedRead(url, denied, { finalUrl: outcome.doc.finalUrl, attempts: outcome.attempts });
   }
-  if (outcome.doc.markdown.trim()) await cacheDocument(ctx.store, key, outcome.doc);
-  return present(outcome.doc, options, outcome.attempts, false, deadline);
+  // A 304 need not repeat the validators (RFC 9110 §15.4.5): the kept ones still name the kept text.
+  const headers = outcome.revalidated
+    ? { ...kept?.validators, ...outcome.http?.headers }
+    : outcome.http?.headers;
+  const freshness = freshnessOf(headers, now(), outcome.http?.revalidatable ?? false);
+  if (freshness.keep && outcome.doc.markdown.trim())
+    await cachePage(ctx.store, key, outcome.doc, freshness, now());
+  else if (kept) await forgetPage(ctx.store, key);
+  return present(outcome.doc, options, outcome.attempts, outcome.revalidated === true, deadline);
 }
 
 /**
