@@ -101,14 +101,26 @@ export async function robotsVerdict(
   const robot = await parsed(target.origin, kept);
   if (robot.isAllowed(target.href, PRODUCT_TOKEN) !== false) return { allowed: true, attempt: attempt("ok") };
   const line = robot.getMatchingLineNumber(target.href, PRODUCT_TOKEN);
-  const rule = line > 0 ? kept.text.split(/\r\n|\r|\n/, line)[line - 1] : undefined;
-  const named = rule ? ` (line ${line}: ${oneLine(rule.replace(/#.*/, ""), 120)})` : "";
+  const rule = line > 0 ? ruleText(kept.text.split(/\r\n|\r|\n/, line)[line - 1]) : undefined;
+  const named = rule ? ` (line ${line}: ${rule})` : "";
   const message = `robots.txt of ${target.host} disallows ${oneLine(target.pathname, 120)} for ${PRODUCT_TOKEN}${named}`;
   return {
     allowed: false,
     failure: { status: "denied", code: "robots", message },
     attempt: attempt("denied", message),
   };
+}
+
+/**
+ * The matched rule as a message may carry it: a site's file is text from outside, so only the directive and
+ * its path pattern, with anything a path would not hold percent-encoded (no words, no line breaks).
+ */
+function ruleText(line: string | undefined): string | undefined {
+  const colon = line?.indexOf(":") ?? -1;
+  if (!line || colon === -1) return undefined;
+  const pattern = line.slice(colon + 1).replace(/#.*/, "").trim();
+  const safe = pattern.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/%?[\]]/g, (c) => encodeURIComponent(c));
+  return `Disallow: ${oneLine(safe, 120)}`;
 }
 
 /** robots.txt's refusal of `target`, if it refuses; the check's attempt joins `attempts`. */
