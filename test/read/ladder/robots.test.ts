@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { settingsFromEnv } from "../../../src/config/load.js";
+import { fetchBest } from "../../../src/read/fetch-best.js";
 import { type ReadContext, read } from "../../../src/read/read.js";
 import { ROBOTS_TTL_MS, robotsRule, UNREACHABLE_TTL_MS } from "../../../src/read/robots.js";
 import { article, html, PARAGRAPHS, type ReadHarness, startReadHarness } from "./harness.js";
@@ -186,6 +187,14 @@ describe("robots.txt: the rules (RFC 9309)", () => {
     expect(again.error?.code).toBe("robots");
   });
 
+  it("is asked before a paid extract provider is told the URL", async () => {
+    robots("User-agent: *\nDisallow: /story\n");
+    const ctx = h.ctx({ TAVILY_API_KEY: "test-SECRET-tavily" });
+    const got = await fetchBest(`https://${SITE}/story`, { ...respect, pin: ["tavily"] }, ctx);
+    expect(got.error?.code).toBe("robots");
+    expect(h.sim.requests.filter((r) => r.host === "api.tavily.com")).toHaveLength(0);
+  });
+
   it("robots.txt itself is always readable", async () => {
     robots("User-agent: *\nDisallow: /\n");
     const got = await read(`https://${SITE}/robots.txt`, respect, h.ctx());
@@ -218,6 +227,16 @@ describe("robots.txt: when there is no file to read", () => {
     robots("User-agent: *\nDisallow: /\n");
     advance(2000);
     expect((await read(`https://${SITE}/story`, respect, ctx)).error?.code).toBe("robots");
+    expect(robotsRequests()).toHaveLength(2);
+  });
+
+  it("a 429 is the server's load, not an answer about the file: allowed, and asked again after 15 minutes", async () => {
+    robots("slow down", 429);
+    h.sim.route(SITE, "/story", page);
+    const { ctx, advance } = clocked();
+    expect((await read(`https://${SITE}/story`, respect, ctx)).status).toBe("ok");
+    advance(UNREACHABLE_TTL_MS + 1);
+    await read(`https://${SITE}/story`, respect, ctx);
     expect(robotsRequests()).toHaveLength(2);
   });
 
