@@ -4,6 +4,10 @@
  * (less the response's `Age`), else `Expires` (against the response's `Date`), says how long it is fresh;
  * `s-maxage` is for shared caches and is not ours. A page that says nothing is fresh for 15 minutes, websift's
  * own reuse: an agent reads on, re-reads, or asks another question of the same page.
+ *
+ * Reading on (`offset`) continues the version a caller started, as a request with `max-stale` would (§4.2.4):
+ * a kept page serves it for 15 minutes past its freshness, unless the page said `must-revalidate` or
+ * `no-cache`, which no stale use may pass by.
  */
 
 /** The headers of a response the page cache reads, as served. */
@@ -27,13 +31,17 @@ export interface Freshness {
   keep: boolean;
   /** How long from now the page is served without asking the site. */
   freshMs: number;
-  /** How long the store keeps it: the freshness, or longer when a validator lets a later read revalidate. */
+  /** How long reading on may use it past its freshness (0: `must-revalidate`, `no-cache`). */
+  readOnMs: number;
+  /** How long the store keeps it: the freshness, or longer for reading on and for a validator to revalidate. */
   keepMs: number;
   validators?: Validators;
 }
 
 /** A page that says nothing of its freshness. */
 export const DEFAULT_FRESH_MS = 15 * 60 * 1000;
+/** How long reading on continues a kept page past its freshness. */
+export const READ_ON_MS = 15 * 60 * 1000;
 /** The most a page is reused without asking, whatever it says; and how long a revalidatable page is kept. */
 export const MAX_KEEP_MS = 24 * 60 * 60 * 1000;
 
@@ -64,15 +72,17 @@ export function freshnessOf(
   revalidatable: boolean,
 ): Freshness {
   const directives = cacheControl(headers?.cacheControl);
-  if (directives.has("no-store")) return { keep: false, freshMs: 0, keepMs: 0 };
+  if (directives.has("no-store")) return { keep: false, freshMs: 0, readOnMs: 0, keepMs: 0 };
   const validators: Validators = {};
   if (revalidatable && headers?.etag) validators.etag = headers.etag;
   if (revalidatable && headers?.lastModified && Number.isFinite(Date.parse(headers.lastModified)))
     validators.lastModified = headers.lastModified;
   const canAsk = validators.etag !== undefined || validators.lastModified !== undefined;
   const freshMs = Math.min(MAX_KEEP_MS, Math.max(0, lifetime(headers, directives, now)));
-  const keepMs = canAsk ? Math.max(freshMs, MAX_KEEP_MS) : freshMs;
-  return { keep: keepMs > 0, freshMs, keepMs, ...(canAsk ? { validators } : {}) };
+  const strict = directives.has("must-revalidate") || directives.has("no-cache");
+  const readOnMs = strict ? 0 : Math.max(freshMs, READ_ON_MS);
+  const keepMs = canAsk ? Math.max(readOnMs, MAX_KEEP_MS) : Math.max(freshMs, readOnMs);
+  return { keep: keepMs > 0, freshMs, readOnMs, keepMs, ...(canAsk ? { validators } : {}) };
 }
 
 /** The conditional request headers for what a kept page holds. */

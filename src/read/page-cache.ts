@@ -26,6 +26,8 @@ export interface CachedPage {
   doc: ReadDocument;
   /** Epoch ms on the reader's clock; after it the page is revalidated (with validators) or read anew. */
   freshUntil: number;
+  /** Until when reading on (`offset`) is served this version, fresh or not. */
+  readOnUntil: number;
   validators?: Validators;
 }
 
@@ -51,6 +53,7 @@ export async function cachePage(
   const page: CachedPage = {
     doc,
     freshUntil: now + freshness.freshMs,
+    readOnUntil: now + freshness.readOnMs,
     ...(freshness.validators ? { validators: freshness.validators } : {}),
   };
   try {

@@ -139,7 +139,9 @@ export async function readThrough(
   const now = ctx.now ?? Date.now;
   const key: DocumentKey = { url, render: options.render ?? "auto", via };
   const kept = await cachedPage(ctx.store, key);
-  if (kept && kept.freshUntil > now()) {
+  // Reading on continues the version read first, fresh or not, while the page allows it (freshness.ts).
+  const readingOn = (options.offset ?? 0) > 0;
+  if (kept && (kept.freshUntil > now() || (readingOn && kept.readOnUntil > now()))) {
     const denied = robots && (await redirectDenial(url, kept.doc.finalUrl, robots, deadline, checked));
     if (denied) return refused(denied);
     const attempts = [...checked, { provider: "cache", status: "ok" as const, ms: Date.now() - t0 }];

@@ -5,6 +5,7 @@ import {
   DEFAULT_FRESH_MS,
   freshnessOf,
   MAX_KEEP_MS,
+  READ_ON_MS,
 } from "../../src/read/freshness.js";
 
 const NOW = Date.parse("2026-06-01T12:00:00Z");
@@ -13,7 +14,12 @@ const fresh = (headers: Record<string, string>, revalidatable = true) =>
 
 describe("page freshness from response headers (a private cache, RFC 9111)", () => {
   it("a page that says nothing is fresh for websift's 15 minutes", () => {
-    expect(fresh({})).toEqual({ keep: true, freshMs: DEFAULT_FRESH_MS, keepMs: DEFAULT_FRESH_MS });
+    expect(fresh({})).toEqual({
+      keep: true,
+      freshMs: DEFAULT_FRESH_MS,
+      readOnMs: READ_ON_MS,
+      keepMs: DEFAULT_FRESH_MS,
+    });
     expect(freshnessOf(undefined, NOW, false)).toMatchObject({ keep: true, freshMs: DEFAULT_FRESH_MS });
   });
 
@@ -38,7 +44,8 @@ describe("page freshness from response headers (a private cache, RFC 9111)", () 
     expect(fresh({ date, expires }).freshMs).toBe(120_000);
     expect(fresh({ expires: new Date(NOW + 30_000).toUTCString() }).freshMs).toBe(30_000);
     expect(fresh({ expires: "0", "last-modified": date })).toMatchObject({ keep: true, freshMs: 0 });
-    expect(fresh({ expires: "0" })).toMatchObject({ keep: false, freshMs: 0 });
+    // Stale at once, though kept for reading on.
+    expect(fresh({ expires: "0" })).toMatchObject({ keep: true, freshMs: 0, readOnMs: READ_ON_MS });
     // max-age wins over Expires.
     expect(fresh({ "cache-control": "max-age=5", expires }).freshMs).toBe(5_000);
   });
@@ -47,10 +54,30 @@ describe("page freshness from response headers (a private cache, RFC 9111)", () 
     expect(fresh({ "cache-control": "no-cache", etag: '"v1"' })).toEqual({
       keep: true,
       freshMs: 0,
+      readOnMs: 0,
       keepMs: MAX_KEEP_MS,
       validators: { etag: '"v1"' },
     });
     expect(fresh({ "cache-control": "no-cache" }).keep).toBe(false);
+  });
+
+  it("reading on continues a stale page for 15 minutes, unless must-revalidate or no-cache forbids it", () => {
+    expect(fresh({ "cache-control": "max-age=0" })).toMatchObject({
+      keep: true,
+      freshMs: 0,
+      readOnMs: READ_ON_MS,
+      keepMs: READ_ON_MS,
+    });
+    expect(fresh({ "cache-control": "max-age=3600" }).readOnMs).toBe(3_600_000);
+    expect(fresh({ "cache-control": "max-age=0, must-revalidate" })).toMatchObject({
+      keep: false,
+      readOnMs: 0,
+    });
+    expect(fresh({ "cache-control": "max-age=0, must-revalidate", etag: '"a"' })).toMatchObject({
+      keep: true,
+      readOnMs: 0,
+      validators: { etag: '"a"' },
+    });
   });
 
   it("validators are kept only for text made from the response alone, and only well-formed", () => {

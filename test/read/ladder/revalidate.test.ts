@@ -151,6 +151,29 @@ describe("page cache: freshness and revalidation", () => {
     expect(site.seen[1].headers["if-none-match"]).toBeUndefined();
   });
 
+  it("reading on continues the version read first, though stale, unless the page says must-revalidate", async () => {
+    const site = servePage(() => ({ "cache-control": "max-age=0" }));
+    const { ctx, advance } = clocked();
+    const first = await read(URL_, { ...opts, maxChars: 300 }, ctx);
+    site.change();
+    advance(60_000);
+    const on = await read(URL_, { ...opts, maxChars: 300, offset: first.nextOffset }, ctx);
+    expect(on).toMatchObject({ status: "ok", cached: true, title: "Harbour, version 1" });
+    expect(site.seen).toHaveLength(1);
+    // A read from the start asks the site: the page was stale.
+    expect((await read(URL_, opts, ctx)).title).toBe("Harbour, version 2");
+    expect(site.seen).toHaveLength(2);
+  });
+
+  it("must-revalidate: reading on asks the site too", async () => {
+    const site = servePage(etagged({ "cache-control": "max-age=0, must-revalidate" }));
+    const { ctx } = clocked();
+    const first = await read(URL_, { ...opts, maxChars: 300 }, ctx);
+    const on = await read(URL_, { ...opts, maxChars: 300, offset: first.nextOffset }, ctx);
+    expect(site.seen).toHaveLength(2);
+    expect(on.attempts.map((a) => a.provider)).toEqual(["revalidated"]);
+  });
+
   it("no-cache is revalidated on every read", async () => {
     const site = servePage(etagged({ "cache-control": "no-cache" }));
     const { ctx } = clocked();
