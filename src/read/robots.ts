@@ -118,7 +118,10 @@ export async function robotsVerdict(
 function ruleText(line: string | undefined): string | undefined {
   const colon = line?.indexOf(":") ?? -1;
   if (!line || colon === -1) return undefined;
-  const pattern = line.slice(colon + 1).replace(/#.*/, "").trim();
+  const pattern = line
+    .slice(colon + 1)
+    .replace(/#.*/, "")
+    .trim();
   const safe = pattern.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/%?[\]]/g, (c) => encodeURIComponent(c));
   return `Disallow: ${oneLine(safe, 120)}`;
 }
