@@ -61,7 +61,9 @@ export function fetchBest(
   const order = extractorsFor(options.pin, ctx.config);
   const render = options.render ?? "auto";
   const via = order.length ? `best:${order.join(",")}` : "direct";
-  return readThrough(url, options, ctx, via, async (deadline) => {
+  return readThrough(url, options, ctx, via, async (deadline, revalidate) => {
+    // A kept page with validators was the site's own answer: the site is asked whether it changed, not a provider.
+    if (revalidate) return runLadder(url, { deadline, render, revalidate }, ladderContext(ctx));
     const attempts: Attempt[] = [];
     for (const provider of options.pin ?? []) {
       if (!order.includes(provider))

@@ -4,6 +4,7 @@ import type { Net, NetResponse } from "../net/client.js";
 import { classifyContent, type FormatName, prettyJson } from "./content-kind.js";
 import { textFromEmbeddedData } from "./embedded-data.js";
 import { FORMAT_READERS } from "./formats/registry.js";
+import { type CacheHeaders, cacheHeadersOf, conditionalHeaders, type Validators } from "./freshness.js";
 import { chromiumAvailable } from "./guarded-browser.js";
 import { failureForStatus } from "./http-failure.js";
 import { fetchLlmsTxt, isFrontPage, type LlmsTxt, withLlmsTxt } from "./llms-txt.js";
@@ -47,7 +48,15 @@ export interface ReadDocument {
 }
 
 export type LadderOutcome =
-  | { ok: true; doc: ReadDocument; attempts: Attempt[] }
+  | {
+      ok: true;
+      doc: ReadDocument;
+      attempts: Attempt[];
+      /** The page GET's caching headers; `revalidatable` when the text was made from that response alone. */
+      http?: { headers: CacheHeaders; revalidatable: boolean };
+      /** The site answered 304 to `revalidate`: `doc` is the kept one. */
+      revalidated?: true;
+    }
   | { ok: false; failure: Failure; attempts: Attempt[]; finalUrl?: string; contentType?: string };
 
 export interface LadderContext {
@@ -63,6 +72,8 @@ export interface LadderContext {
 export interface LadderOptions {
   deadline: Deadline;
   render: RenderMode;
+  /** A kept page past its freshness: the GET asks whether it changed, and a 304 hands `doc` back. */
+  revalidate?: { validators: Validators; doc: ReadDocument };
 }
 
 // Servers that can answer in markdown (the cheapest good version) are asked to; HTML stays the usual answer.
@@ -70,6 +81,19 @@ export const READ_ACCEPT = "text/markdown, text/html;q=0.9, */*;q=0.8";
 const MAX_PAGE_BYTES = 10 * 1024 * 1024;
 const LLMS_TXT_BUDGET_MS = 5000;
 const MAX_PRETTY_JSON_CHARS = 256 * 1024;
+/**
+ * The rungs whose text is made from the page's own response alone, so that a 304 for it vouches for the text;
+ * alternate markdown came from another URL, a rendered page from its scripts' requests too.
+ */
+const FROM_RESPONSE: ReadonlySet<ReadSource> = new Set<ReadSource>([
+  "server-markdown",
+  "extracted-html",
+  "embedded-data",
+  "pdf",
+  "document",
+  "feed",
+  "text",
+]);
 /** Prose a page needs to stand as a (short) page of its own once rendering has shown it is not a shell. */
 const MIN_SHORT_PAGE = 100;
 
@@ -95,14 +119,22 @@ export async function runLadder(
     ? timed(() => fetchLlmsTxt(url, ctx.net, llmsDeadline).catch(() => undefined))
     : undefined;
 
+  const asked = options.revalidate ? conditionalHeaders(options.revalidate.validators) : {};
   const fetched = await timed(() =>
-    ctx.net.request(url, { deadline, headers: { accept: READ_ACCEPT }, maxBytes: MAX_PAGE_BYTES }),
+    ctx.net.request(url, { deadline, headers: { accept: READ_ACCEPT, ...asked }, maxBytes: MAX_PAGE_BYTES }),
   );
   const res = fetched.value;
   if (!res.ok) {
     llmsDeadline.abort();
     attempts.push({ provider: "fetch", status: res.status, ms: fetched.ms, error: res.message });
     return { ok: false, failure: pick(res), attempts };
+  }
+  if (res.status === 304 && options.revalidate) {
+    llmsDeadline.abort();
+    attempts.push({ provider: "revalidated", status: "ok", ms: fetched.ms });
+    const doc = { ...options.revalidate.doc, fetchedAt: new Date().toISOString() };
+    const http = { headers: cacheHeadersOf(res.headers), revalidatable: true };
+    return { ok: true, doc, attempts, http, revalidated: true };
   }
   const httpFailure = failureForStatus(res);
   if (httpFailure) {
@@ -119,6 +151,11 @@ export async function runLadder(
   attempts.push({ provider: "fetch", status: "ok", ms: fetched.ms });
 
   const outcome = await fromResponse(res, url, options, ctx, attempts);
+  if (outcome.ok)
+    outcome.http = {
+      headers: cacheHeadersOf(res.headers),
+      revalidatable: FROM_RESPONSE.has(outcome.doc.source),
+    };
   if (!llms) return outcome;
   if (!outcome.ok) {
     llmsDeadline.abort();
@@ -126,7 +163,11 @@ export async function runLadder(
   }
   const found = await llms;
   attempts.push({ provider: "llms.txt", status: found.value ? "ok" : "empty", ms: found.ms });
-  if (found.value) outcome.doc.markdown = withLlmsTxt(outcome.doc.markdown, found.value as LlmsTxt);
+  if (found.value) {
+    outcome.doc.markdown = withLlmsTxt(outcome.doc.markdown, found.value as LlmsTxt);
+    // The page's 304 would say nothing of its llms.txt.
+    if (outcome.http) outcome.http.revalidatable = false;
+  }
   return outcome;
 }
 
