@@ -1,4 +1,5 @@
 import { githubReader } from "./github.js";
+import { redditReader } from "./reddit.js";
 import { onHosts, type SiteReader } from "./site-reader.js";
 import { stackExchangeReader } from "./stackexchange.js";
 
@@ -7,6 +8,7 @@ import { stackExchangeReader } from "./stackexchange.js";
 export const SITE_READERS: readonly SiteReader[] = [
   githubReader,
   stackExchangeReader,
+  redditReader,
 ];
 
 /** The reader that takes this URL, if any. */
