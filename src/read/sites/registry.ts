@@ -1,4 +1,5 @@
 import { githubReader } from "./github.js";
+import { hackerNewsReader } from "./hacker-news.js";
 import { redditReader } from "./reddit.js";
 import { onHosts, type SiteReader } from "./site-reader.js";
 import { stackExchangeReader } from "./stackexchange.js";
@@ -9,6 +10,7 @@ export const SITE_READERS: readonly SiteReader[] = [
   githubReader,
   stackExchangeReader,
   redditReader,
+  hackerNewsReader,
 ];
 
 /** The reader that takes this URL, if any. */
