@@ -123,6 +123,18 @@ export const Pull = lazySchema((z) =>
   }),
 );
 
+export const PullFiles = lazySchema((z) =>
+  z.array(
+    z.object({
+      filename: z.string(),
+      status: z.string(),
+      additions: count(),
+      deletions: count(),
+      previous_filename: maybeText(),
+    }),
+  ),
+);
+
 export const Release = lazySchema((z) =>
   z.object({
     tag_name: z.string(),

@@ -20,6 +20,8 @@ export interface RepoFile {
   repo: string;
   /** `ref/path/to/file`, as in the URL (a ref may itself hold slashes: raw.githubusercontent.com resolves it). */
   refAndPath: string;
+  /** The lines a link pointed at (`#L10-L20`), shown before the whole file. */
+  lines?: [number, number];
 }
 
 export async function readRepoFile(
@@ -83,7 +85,18 @@ export async function readRepoFile(
     lang === "markdown"
       ? absoluteLinks(text, `https://github.com/${repo}/blob/${dirOf(file.refAndPath)}`)
       : codeBlock(text, lang ?? "");
-  return { ok: true, title, markdown: `# ${name}\n\n${facts}\n\n${body}${note}`, via: "raw" };
+  const linked = file.lines ? linkedLines(text, file.lines, lang) : "";
+  return { ok: true, title, markdown: `# ${name}\n\n${facts}\n\n${linked}${body}${note}`, via: "raw" };
+}
+
+/** The lines a link points at, fenced, before the whole file: what the link's author wanted seen. */
+function linkedLines(text: string, [from, to]: [number, number], lang: string | undefined): string {
+  const lines = text.split("\n");
+  if (from > lines.length) return "";
+  const last = Math.min(to, lines.length);
+  const range = from === last ? `Line ${from}` : `Lines ${from}–${last}`;
+  const excerpt = lines.slice(from - 1, last).join("\n");
+  return `${range} (linked):\n\n${codeBlock(excerpt, lang === "markdown" ? "markdown" : (lang ?? ""))}\n\nThe whole file:\n\n`;
 }
 
 /** The whole size from `Content-Range: bytes 0-524287/1048576`; undefined when unknown ("*") or absent. */

@@ -2,19 +2,17 @@ import type { z } from "zod";
 import type { Deadline } from "../../core/deadline.js";
 import { oneLine } from "../../core/one-line.js";
 import {
-  Comments,
   Gist,
   githubJson,
-  Issue,
   type Listing,
   ListingOrFile,
-  Pull,
   Readme,
   Release,
   Releases,
   Repo,
 } from "./github-api.js";
 import { absoluteLinks, languageOf, readRepoFile } from "./github-files.js";
+import { readIssue } from "./github-issues.js";
 import type { SiteFailure } from "./site-json.js";
 import type { SiteContext, SiteOutcome, SiteReader } from "./site-reader.js";
 import { codeBlock, counted, cutBody, dayOf, factLine } from "./site-text.js";
@@ -39,10 +37,6 @@ export const githubReader: SiteReader = {
 
 const GITHUB_API_MS = 10_000;
 const README_CHARS = 100_000;
-const BODY_CHARS = 30_000;
-const COMMENT_CHARS = 6_000;
-/** Comments shown of an issue or pull request: the first ones, in order (the API's page holds 100). */
-const MAX_COMMENTS = 50;
 const MAX_ENTRIES = 500;
 const MAX_RELEASES = 10;
 const RELEASE_CHARS = 10_000;
@@ -51,7 +45,7 @@ const GIST_FILE_CHARS = 100_000;
 
 type Route =
   | { kind: "repo"; owner: string; repo: string }
-  | { kind: "file"; owner: string; repo: string; refAndPath: string }
+  | { kind: "file"; owner: string; repo: string; refAndPath: string; lines?: [number, number] }
   | { kind: "tree"; owner: string; repo: string; refAndPath: string }
   | { kind: "issue" | "pull"; owner: string; repo: string; number: number }
   | { kind: "releases"; owner: string; repo: string }
@@ -87,7 +81,8 @@ export function routeOf(url: URL): Route | undefined {
   switch (section) {
     case "blob":
     case "raw":
-      return rest.length >= 2 ? { kind: "file", owner, repo, refAndPath: rest.join("/") } : undefined;
+      if (rest.length < 2) return undefined;
+      return { kind: "file", owner, repo, refAndPath: rest.join("/"), ...linesOf(url.hash) };
     case "tree":
       return rest.length ? { kind: "tree", owner, repo, refAndPath: rest.join("/") } : undefined;
     case "issues":
@@ -103,6 +98,15 @@ export function routeOf(url: URL): Route | undefined {
     default:
       return undefined;
   }
+}
+
+/** A blob link's line anchor, `#L10` or `#L10-L20`. */
+function linesOf(hash: string): { lines?: [number, number] } {
+  const m = /^#L(\d+)(?:-L(\d+))?$/.exec(hash);
+  if (!m) return {};
+  const from = Number(m[1]);
+  const to = Math.max(from, Number(m[2] ?? m[1]));
+  return from > 0 ? { lines: [from, to] } : {};
 }
 
 function readRoute(route: Route, ctx: SiteContext, deadline: Deadline): Promise<SiteOutcome> {
@@ -232,80 +236,6 @@ function listing(
   return {
     title: `${shownPath || `${owner}/${repo}`} · ${owner}/${repo}`,
     markdown: `# ${shownPath || `${owner}/${repo}`}\n\n${summary}\n\n${lines.join("\n")}`,
-  };
-}
-
-async function readIssue(
-  owner: string,
-  repo: string,
-  number: number,
-  isPull: boolean,
-  ctx: SiteContext,
-  deadline: Deadline,
-): Promise<SiteOutcome> {
-  const path = `/repos/${owner}/${repo}`;
-  const pullOf = () => githubJson(`${path}/pulls/${number}`, ctx, deadline, Pull);
-  const [issue, comments, early] = await Promise.all([
-    githubJson(`${path}/issues/${number}`, ctx, deadline, Issue),
-    githubJson(`${path}/issues/${number}/comments?per_page=100`, ctx, deadline, Comments),
-    isPull ? pullOf() : undefined,
-  ]);
-  if (!issue.ok) return issue;
-  if (!comments.ok) return comments;
-  const i = issue.value;
-  // An /issues/N URL of a pull request: GitHub shows it as the pull request, so it is read as one.
-  const pull = early ?? (i.pull_request ? await pullOf() : undefined);
-  if (pull && !pull.ok) return pull;
-  const p = pull?.value;
-  const state = p?.merged ? "merged" : p?.draft && i.state === "open" ? "draft" : i.state;
-  const facts = factLine([
-    `${p ? "Pull request" : "Issue"} #${i.number} in ${owner}/${repo}`,
-    `**${state}**${i.state_reason && i.state_reason !== "completed" && !p ? ` (${i.state_reason.replace(/_/g, " ")})` : ""}`,
-    i.user && `by ${i.user.login}`,
-    i.created_at && `opened ${dayOf(i.created_at)}`,
-    i.closed_at && !p?.merged && `closed ${dayOf(i.closed_at)}`,
-    counted(i.comments, "comment"),
-    i.locked && "locked",
-  ]);
-  const head = [`# ${oneLine(i.title, 300)}`, facts];
-  if (i.labels.length) head.push(`Labels: ${i.labels.map((l) => l.name).join(", ")}`);
-  if (p)
-    head.push(
-      factLine([
-        p.merged &&
-          `merged${p.merged_by ? ` by ${p.merged_by.login}` : ""}${p.merged_at ? ` on ${dayOf(p.merged_at)}` : ""}`,
-        p.head && p.base && `\`${p.head.label ?? p.head.ref}\` into \`${p.base.ref}\``,
-        p.commits !== undefined && counted(p.commits, "commit"),
-        p.changed_files !== undefined &&
-          `${counted(p.changed_files, "file")} changed (+${p.additions ?? 0} −${p.deletions ?? 0})`,
-      ]),
-    );
-  const body = i.body?.trim() ? cutBody(i.body.trim(), BODY_CHARS) : "*No description provided.*";
-  const shown = comments.value.slice(0, MAX_COMMENTS);
-  const parts = [head.join("\n\n"), body];
-  if (shown.length) {
-    parts.push("## Comments");
-    for (const c of shown) {
-      const who = factLine([
-        c.user?.login ?? "ghost",
-        c.author_association && c.author_association !== "NONE" && c.author_association.toLowerCase(),
-        dayOf(c.created_at ?? undefined),
-      ]);
-      parts.push(`### ${who}\n\n${c.body?.trim() ? cutBody(c.body.trim(), COMMENT_CHARS) : "*(empty)*"}`);
-    }
-  }
-  const more = i.comments - shown.length;
-  if (more > 0)
-    parts.push(
-      `[${counted(more, "more comment")} not shown: https://github.com/${owner}/${repo}/${p ? "pull" : "issues"}/${number}]`,
-    );
-  return {
-    ok: true,
-    title: `${oneLine(i.title, 300)} · ${owner}/${repo}#${i.number}`,
-    markdown: parts.join("\n\n"),
-    via: "api.github.com",
-    ...(i.user ? { byline: i.user.login } : {}),
-    ...(i.created_at ? { published: i.created_at } : {}),
   };
 }
 

@@ -106,6 +106,18 @@ describe("github reader through read()", () => {
     expect(h.sim.requests.map((r) => [r.host, r.headers.range])).toEqual([[RAW, `bytes=0-${RAW_BYTES - 1}`]]);
   });
 
+  it("shows the lines a link points at before the whole file", async () => {
+    const code = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join("\n");
+    h.sim.route(RAW, "/octocat/octo-tools/main/src/cli.ts", {
+      headers: { "content-type": "text/plain" },
+      body: code,
+    });
+    const got = await get("https://github.com/octocat/octo-tools/blob/main/src/cli.ts#L10-L12");
+    expect(got.markdown).toContain(
+      "Lines 10–12 (linked):\n\n```typescript\nline 10\nline 11\nline 12\n```\n\nThe whole file:\n\n```typescript\nline 1\n",
+    );
+  });
+
   it("reads a raw.githubusercontent.com URL the same way, and a markdown file as markdown", async () => {
     h.sim.route(RAW, "/octocat/octo-tools/main/docs/guide.md", {
       headers: { "content-type": "text/plain; charset=utf-8" },
@@ -260,6 +272,7 @@ describe("github reader through read()", () => {
     h.sim.route(API, "/repos/octocat/octo-tools/issues/1348", fixture("pull-issue.json"));
     h.sim.route(API, "/repos/octocat/octo-tools/issues/1348/comments", fixture("pull-comments.json"));
     h.sim.route(API, "/repos/octocat/octo-tools/pulls/1348", fixture("pull.json"));
+    h.sim.route(API, "/repos/octocat/octo-tools/pulls/1348/files", fixture("pull-files.json"));
     for (const url of [
       "https://github.com/octocat/octo-tools/pull/1348",
       "https://github.com/octocat/octo-tools/issues/1348",
@@ -271,6 +284,9 @@ describe("github reader through read()", () => {
         "merged by hubot on 2026-04-15 · `octocat:fix-count` into `main` · 3 commits · 2 files changed (+12 −4)",
       );
       expect(got.markdown).toContain("### hubot · member · 2026-04-15\n\nLGTM");
+      expect(got.markdown).toContain(
+        "## Files changed\n\n- `src/count.ts` (modified, +10 −4)\n- `test/counter.test.ts` → `test/count.test.ts` (renamed, +2 −0)",
+      );
     }
   });
 
@@ -293,6 +309,8 @@ describe("github reader through read()", () => {
     );
     const got = await get("https://github.com/octocat/octo-tools/pull/1348");
     expect(got.markdown).toContain("· **draft** ·");
+    // Its file list is not there (404 here): said, and the rest of the pull request read all the same.
+    expect(got.markdown).toContain("[Files changed not read: api.github.com answered HTTP 404]");
   });
 
   it("reads release notes: the list, and one release by its tag", async () => {
