@@ -29,6 +29,10 @@ export function pdf(task: {
 }
 
 /** A Stack Exchange question page's own markup, when the site's API could not answer. */
-export function stackExchangePage(task: { html: string; url: string }): Promise<SeThread | undefined> {
-  return threadFromPage(task.html, task.url);
+export function stackExchangePage(task: {
+  html: string;
+  url: string;
+  linked?: number;
+}): Promise<SeThread | undefined> {
+  return threadFromPage(task.html, task.url, task.linked);
 }

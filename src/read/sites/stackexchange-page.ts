@@ -9,16 +9,21 @@ import {
   textContent,
 } from "../extract/dom.js";
 import { htmlFragmentToMarkdown } from "../extract/fragment.js";
-import type { SeAnswer, SePost, SeThread } from "./stackexchange-thread.js";
+import { orderAnswers, type SeAnswer, type SePost, type SeThread } from "./stackexchange-thread.js";
 
 /**
  * A question page of a Stack Exchange site read from its own markup, for when the API cannot answer: the
  * question (`#question`, `data-questionid`), each answer (`.answer` with `data-answerid` and `data-score`), and
  * which one is accepted (`accepted-answer`, or schema.org's `itemprop="acceptedAnswer"`), so the accepted answer
  * leads as it does through the API, never the generic extraction's idea of the main content.
- * Undefined when the page has no question markup (the site changed it).
+ * Only the answers shown (`orderAnswers`, with the one a link points at) are converted to markdown; the others
+ * are counted. Undefined when the page has no question markup (the site changed it).
  */
-export async function threadFromPage(html: string, url: string): Promise<SeThread | undefined> {
+export async function threadFromPage(
+  html: string,
+  url: string,
+  linked?: number,
+): Promise<SeThread | undefined> {
   const doc = parseHtml(html);
   const question = findFirst(
     doc,
@@ -32,17 +37,21 @@ export async function threadFromPage(html: string, url: string): Promise<SeThrea
   const heading = header && findFirst(header, (el) => el.name === "h1");
   const title = heading ? collapseWhitespace(textContent(heading)) : titleOf(doc);
   const links: string[] = [];
-  const post = async (el: Element): Promise<SePost | undefined> => {
-    const body = findFirst(el, (e) => hasClass(e, "js-post-body") || attr(e, "itemprop") === "text");
-    if (!body) return undefined;
+  const markdownOf = async (body: Element): Promise<string> => {
     const { markdown, links: found } = await htmlFragmentToMarkdown(render(body.children), url);
     links.push(...found);
+    return markdown;
+  };
+  const bodyOf = (el: Element) =>
+    findFirst(el, (e) => hasClass(e, "js-post-body") || attr(e, "itemprop") === "text");
+  const facts = (el: Element): Omit<SePost, "markdown"> => {
     const author = authorOf(el);
     const created = createdOf(el);
-    return { markdown, ...scoreOf(el), ...(author ? { author } : {}), ...(created ? { created } : {}) };
+    return { ...scoreOf(el), ...(author ? { author } : {}), ...(created ? { created } : {}) };
   };
-  const q = await post(question);
-  if (!q) return undefined;
+  const questionBody = bodyOf(question);
+  if (!questionBody) return undefined;
+  const q: SePost = { markdown: await markdownOf(questionBody), ...facts(question) };
   const tags = [
     ...new Set(
       findAll(question, (el) => el.name === "a" && hasClass(el, "post-tag")).map((el) =>
@@ -50,14 +59,25 @@ export async function threadFromPage(html: string, url: string): Promise<SeThrea
       ),
     ),
   ].filter(Boolean);
-  const answers: SeAnswer[] = [];
+  const bodies = new Map<SeAnswer, Element>();
   for (const el of findAll(doc, (e) => hasClass(e, "answer") && attr(e, "data-answerid") !== undefined)) {
-    const a = await post(el);
-    if (!a) continue;
+    const body = bodyOf(el);
+    if (!body) continue;
     const accepted = hasClass(el, "accepted-answer") || attr(el, "itemprop") === "acceptedAnswer";
-    answers.push({ ...a, id: Number(attr(el, "data-answerid")), accepted });
+    bodies.set({ markdown: "", ...facts(el), id: Number(attr(el, "data-answerid")), accepted }, body);
   }
-  return { title, question: { ...q, id, tags }, answers, links: [...new Set(links)] };
+  // Only the answers shown are converted: a busy question's page holds dozens.
+  const shown = orderAnswers([...bodies.keys()], linked);
+  const answers = await Promise.all(
+    shown.map(async (a) => ({ ...a, markdown: await markdownOf(bodies.get(a) as Element) })),
+  );
+  return {
+    title,
+    question: { ...q, id, tags },
+    answers,
+    answerCount: bodies.size,
+    links: [...new Set(links)],
+  };
 }
 
 function hasClass(el: Element, name: string): boolean {

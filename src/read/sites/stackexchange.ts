@@ -144,14 +144,15 @@ async function fromPage(
   if (!got.ok) return apiFailure;
   const html = got.res.text();
   const finalUrl = got.res.finalUrl;
+  const linked = ref.answer ?? answerOfFinalUrl(finalUrl);
   let thread: SeThread | undefined;
   if (html.length < INLINE_BELOW_CHARS) {
     const { threadFromPage } = await import("./stackexchange-page.js");
-    thread = await threadFromPage(html, finalUrl);
+    thread = await threadFromPage(html, finalUrl, linked);
   } else {
     const pooled = await runOnPool<SeThread | undefined>(
       "stackExchangePage",
-      { html, url: finalUrl },
+      { html, url: finalUrl, linked },
       deadline,
       "reading the question page",
     );
@@ -163,7 +164,6 @@ async function fromPage(
       "stackexchange",
       `the question page has no question markup (API: ${apiFailure.message})`,
     );
-  const linked = ref.answer ?? answerOfFinalUrl(finalUrl);
   return {
     ok: true,
     title: thread.title,

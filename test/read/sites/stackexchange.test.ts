@@ -221,11 +221,28 @@ describe("stackexchange page markup", () => {
       created: "2025-01-01T00:00:00Z",
     });
     expect(thread.answers.map((a) => [a.id, a.score, a.author, a.accepted])).toEqual([
-      [90300, 88, "Most Voted", false],
       [90211, 41, "The Accepted", true],
+      [90300, 88, "Most Voted", false],
       [90400, 2, "Third Way", false],
     ]);
+    expect(thread.answerCount).toBe(3);
     expect(thread.question.markdown).not.toContain("Did you try escaping it?");
+  });
+
+  it("converts only the answers shown of a busy page, and counts the rest", async () => {
+    const page = siteFixture("stackexchange", "question-page.html");
+    const one = page.slice(page.indexOf('<a name="90300"></a>'), page.indexOf('<a name="90211"></a>'));
+    const many = Array.from({ length: 40 }, (_, i) =>
+      one.replace(/90300/g, String(91000 + i)).replace(/data-score="88"/, `data-score="${i}"`),
+    ).join("");
+    const busy = page.replace('<a name="90211"></a>', `${many}<a name="90211"></a>`);
+    const thread = await threadFromPage(busy, QUESTION, 91001);
+    expect(thread?.answerCount).toBe(43);
+    // The accepted one, the nine best others, and the one the link points at though it scored 1.
+    expect(thread?.answers.map((a) => a.id)).toEqual([
+      90211, 90300, 91039, 91038, 91037, 91036, 91035, 91034, 91033, 91032, 91001,
+    ]);
+    expect(thread?.answers.every((a) => a.markdown.length > 0)).toBe(true);
   });
 
   it("is undefined for a page without question markup", async () => {
