@@ -135,6 +135,31 @@ export const PullFiles = lazySchema((z) =>
   ),
 );
 
+export const Commit = lazySchema((z) =>
+  z.object({
+    sha: z.string(),
+    commit: z.object({
+      message: z.string(),
+      author: maybe(z.object({ name: maybeText(), date: maybeText() })),
+    }),
+    author: user(),
+    parents: maybe(z.array(z.object({ sha: z.string() }))),
+    stats: maybe(z.object({ additions: count(), deletions: count() })),
+    files: maybe(
+      z.array(
+        z.object({
+          filename: z.string(),
+          status: z.string(),
+          additions: count(),
+          deletions: count(),
+          previous_filename: maybeText(),
+          patch: maybeText(),
+        }),
+      ),
+    ),
+  }),
+);
+
 export const Release = lazySchema((z) =>
   z.object({
     tag_name: z.string(),

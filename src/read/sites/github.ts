@@ -11,6 +11,7 @@ import {
   Releases,
   Repo,
 } from "./github-api.js";
+import { readCommit } from "./github-commit.js";
 import { absoluteLinks, languageOf, readRepoFile } from "./github-files.js";
 import { readIssue } from "./github-issues.js";
 import type { SiteFailure } from "./site-json.js";
@@ -19,7 +20,8 @@ import { codeBlock, counted, cutBody, dayOf, factLine } from "./site-text.js";
 
 /**
  * github.com through its REST API and raw.githubusercontent.com: a repository's README with its facts, a file as
- * stored, a directory's listing, an issue or pull request with its comments in order, release notes, a gist.
+ * stored, a directory's listing, an issue or pull request with its comments in order, a commit with its diff,
+ * release notes, a gist.
  * The page itself is a script shell whose content sits in embedded JSON, so the API is the cleaner text.
  * api.github.com URLs are left to the ladder: they are JSON already, which the text rung prints as it is.
  */
@@ -50,6 +52,7 @@ type Route =
   | { kind: "issue" | "pull"; owner: string; repo: string; number: number }
   | { kind: "releases"; owner: string; repo: string }
   | { kind: "release"; owner: string; repo: string; tag: string }
+  | { kind: "commit"; owner: string; repo: string; sha: string }
   | { kind: "gist"; id: string };
 
 /** github.com's own pages that look like `/owner/repo` but are not repositories. */
@@ -89,6 +92,10 @@ export function routeOf(url: URL): Route | undefined {
     case "pull":
       if (!Number.isInteger(number) || number <= 0) return undefined;
       return { kind: section === "issues" ? "issue" : "pull", owner, repo, number };
+    case "commit":
+      return rest.length === 1 && /^[0-9a-f]{7,40}$/i.test(rest[0])
+        ? { kind: "commit", owner, repo, sha: rest[0] }
+        : undefined;
     case "releases":
       if (!rest.length) return { kind: "releases", owner, repo };
       if (rest[0] === "latest" && rest.length === 1) return { kind: "release", owner, repo, tag: "" };
@@ -124,6 +131,8 @@ function readRoute(route: Route, ctx: SiteContext, deadline: Deadline): Promise<
       return readReleases(route.owner, route.repo, ctx, deadline);
     case "release":
       return readRelease(route.owner, route.repo, route.tag, ctx, deadline);
+    case "commit":
+      return readCommit(route.owner, route.repo, route.sha, ctx, deadline);
     case "gist":
       return readGist(route.id, ctx, deadline);
   }

@@ -39,11 +39,14 @@ describe("github reader: which URLs it takes", () => {
     expect(kind("https://github.com/octocat/octo-tools/releases")).toBe("releases");
     expect(kind("https://github.com/octocat/octo-tools/releases/tag/v1.0.0")).toBe("release");
     expect(kind("https://gist.github.com/octocat/aa5a315d61ae9438b18d")).toBe("gist");
+    expect(
+      kind("https://github.com/octocat/octo-tools/commit/6dcb09b5b57875f334f61aebed695e2e4193db5e"),
+    ).toBe("commit");
     for (const other of [
       "https://github.com/octocat",
       "https://github.com/features/actions",
       "https://github.com/topics/cli",
-      "https://github.com/octocat/octo-tools/commit/6dcb09b",
+      "https://github.com/octocat/octo-tools/commits/main",
       "https://github.com/octocat/octo-tools/issues",
       "https://github.com/octocat/octo-tools/issues/new",
       "https://api.github.com/repos/octocat/octo-tools",
@@ -311,6 +314,24 @@ describe("github reader through read()", () => {
     expect(got.markdown).toContain("· **draft** ·");
     // Its file list is not there (404 here): said, and the rest of the pull request read all the same.
     expect(got.markdown).toContain("[Files changed not read: api.github.com answered HTTP 404]");
+  });
+
+  it("reads a commit: its message, author, and each file's diff fenced as diff", async () => {
+    h.sim.route(API, "/repos/octocat/octo-tools/commits/6dcb09b", fixture("commit.json"));
+    const got = await get("https://github.com/octocat/octo-tools/commit/6dcb09b");
+    expect(got).toMatchObject({
+      status: "ok",
+      title: "Count tentacles from zero · octocat/octo-tools@6dcb09b",
+      byline: "octocat",
+    });
+    const md = got.markdown;
+    expect(md).toContain("Commit `6dcb09b5b578` in octocat/octo-tools · by octocat · 2026-04-15 · +10 −4");
+    expect(md).toContain("The loop started at 1, so an octopus had seven arms.");
+    expect(md).toContain("### `src/count.ts` (modified, +10 −4)\n\n```diff\n@@ -1,3 +1,3 @@");
+    expect(md).toContain("+  for (let i = 0; i < o.arms.length; i++) {}");
+    expect(md).toContain(
+      "### `docs/logo.png` (added, +0 −0)\n\n*No text diff (binary, or too large for the API).*",
+    );
   });
 
   it("reads release notes: the list, and one release by its tag", async () => {
