@@ -5,6 +5,8 @@
 import { Deadline } from "../core/deadline.js";
 import { type PdfOutcome, pdfToTextHere } from "./formats/pdf.js";
 import { extractHere, type PageExtraction } from "./page-pool.js";
+import { threadFromPage } from "./sites/stackexchange-page.js";
+import type { SeThread } from "./sites/stackexchange-thread.js";
 import { type SizedText, type SizeOptions, sizeText } from "./size.js";
 
 export function extract(task: { html: string; url: string }): Promise<PageExtraction> {
@@ -24,4 +26,13 @@ export function pdf(task: {
 }): Promise<PdfOutcome> {
   const { bytes, remainingMs, maxPages, maxInflatedBytes } = task;
   return pdfToTextHere(bytes, { deadline: Deadline.after(remainingMs), maxPages, maxInflatedBytes });
+}
+
+/** A Stack Exchange question page's own markup, when the site's API could not answer. */
+export function stackExchangePage(task: {
+  html: string;
+  url: string;
+  linked?: number;
+}): Promise<SeThread | undefined> {
+  return threadFromPage(task.html, task.url, task.linked);
 }

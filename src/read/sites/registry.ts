@@ -1,7 +1,17 @@
+import { githubReader } from "./github.js";
+import { hackerNewsReader } from "./hacker-news.js";
+import { redditReader } from "./reddit.js";
 import { onHosts, type SiteReader } from "./site-reader.js";
+import { stackExchangeReader } from "./stackexchange.js";
 
 /** Every site reader websift knows, asked in this order; adding a site is one file and one line here. */
-export const SITE_READERS: readonly SiteReader[] = [];
+// biome-ignore format: one reader a line, so readers added side by side merge line by line
+export const SITE_READERS: readonly SiteReader[] = [
+  githubReader,
+  stackExchangeReader,
+  redditReader,
+  hackerNewsReader,
+];
 
 /** The reader that takes this URL, if any. */
 export function siteReaderFor(
