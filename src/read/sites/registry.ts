@@ -1,7 +1,8 @@
+import { arxivReader } from "./arxiv.js";
 import { onHosts, type SiteReader } from "./site-reader.js";
 
 /** Every site reader websift knows, asked in this order; adding a site is one file and one line here. */
-export const SITE_READERS: readonly SiteReader[] = [];
+export const SITE_READERS: readonly SiteReader[] = [arxivReader];
 
 /** The reader that takes this URL, if any. */
 export function siteReaderFor(
