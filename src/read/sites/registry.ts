@@ -1,8 +1,9 @@
 import { arxivReader } from "./arxiv.js";
 import { onHosts, type SiteReader } from "./site-reader.js";
+import { youtubeReader } from "./youtube.js";
 
 /** Every site reader websift knows, asked in this order; adding a site is one file and one line here. */
-export const SITE_READERS: readonly SiteReader[] = [arxivReader];
+export const SITE_READERS: readonly SiteReader[] = [arxivReader, youtubeReader];
 
 /** The reader that takes this URL, if any. */
 export function siteReaderFor(
