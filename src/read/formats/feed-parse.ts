@@ -33,6 +33,8 @@ export interface FeedItem {
   date?: string;
   author?: string;
   summary?: FeedText;
+  /** A podcast episode's audio, a video, a file the item carries. */
+  enclosure?: { url: string; type?: string };
 }
 
 export interface Feed {
@@ -101,6 +103,7 @@ function rssItem(item: Element, url: string): FeedItem {
     date: isoDate(childText(item, "pubDate") ?? childText(item, "dc:date")),
     author: plain(childText(item, "dc:creator") ?? childText(item, "author")),
     summary: html ? { html } : undefined,
+    enclosure: enclosureOf(childNamed(item, "enclosure"), "url", url),
   });
 }
 
@@ -130,7 +133,19 @@ function atomEntry(entry: Element, url: string): FeedItem {
     date: isoDate(childText(entry, "*:published") ?? childText(entry, "*:updated")),
     author: plain(author && childText(author, "*:name")),
     summary: textConstruct(childNamed(entry, "*:summary")) ?? textConstruct(childNamed(entry, "*:content")),
+    enclosure: enclosureOf(
+      childrenNamed(entry, "*:link").find((l) => attribute(l, "rel") === "enclosure"),
+      "href",
+      url,
+    ),
   });
+}
+
+function enclosureOf(el: Element | undefined, attr: string, base: string): FeedItem["enclosure"] {
+  const href = el && absolute(attribute(el, attr), base);
+  if (!href) return undefined;
+  const type = el && plain(attribute(el, "type"));
+  return type ? { url: href, type } : { url: href };
 }
 
 /** The alternate link: `rel="alternate"` or no rel at all (Atom's default), the first one. */
@@ -188,6 +203,7 @@ const JsonFeedItem = lazySchema((z) => {
     date_modified: maybeText(),
     author: maybe(author),
     authors: maybeListOf(author),
+    attachments: maybeListOf(z.object({ url: z.string(), mime_type: maybeText() })),
   });
 });
 
@@ -221,6 +237,7 @@ function parseJsonFeed(text: string, url: string, maxItems: number): FeedParse {
       date: isoDate(i.date_published ?? i.date_modified),
       author: plain(i.authors[0]?.name ?? i.author?.name),
       summary,
+      enclosure: attachmentOf(i.attachments[0], url),
     });
   });
   return {
@@ -234,6 +251,16 @@ function parseJsonFeed(text: string, url: string, maxItems: number): FeedParse {
       totalItems: feed.items.length,
     },
   };
+}
+
+function attachmentOf(
+  attachment: { url: string; mime_type?: string } | undefined,
+  base: string,
+): FeedItem["enclosure"] {
+  const href = attachment && absolute(attachment.url, base);
+  if (!href) return undefined;
+  const type = plain(attachment.mime_type);
+  return type ? { url: href, type } : { url: href };
 }
 
 /** A feed's date as ISO 8601: RSS writes RFC 822 ("Tue, 10 Jun 2003 04:00:00 GMT"), Atom and JSON RFC 3339. */

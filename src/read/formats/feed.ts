@@ -68,7 +68,7 @@ export async function feedToMarkdownHere(
     ok: true,
     title: feed.title ?? new URL(url).host,
     markdown: renderFeed(feed, shown, summaries),
-    links: shown.flatMap((item) => (item.link ? [item.link] : [])),
+    links: shown.flatMap((item) => [item.link, item.enclosure?.url].filter((l): l is string => !!l)),
   };
 }
 
@@ -96,7 +96,10 @@ export function renderFeed(feed: Feed, items: FeedItem[], summaries: (string | u
   items.forEach((item, i) => {
     const heading = `## ${item.title ? oneLine(item.title, 300) : "(untitled item)"}`;
     const facts = [item.link, item.date, item.author && `by ${oneLine(item.author, 120)}`].filter(Boolean);
-    parts.push(facts.length ? `${heading}\n${facts.join(" · ")}` : heading);
+    const lines = [heading, facts.join(" · ")];
+    if (item.enclosure)
+      lines.push(`Enclosure${item.enclosure.type ? ` (${item.enclosure.type})` : ""}: ${item.enclosure.url}`);
+    parts.push(lines.filter(Boolean).join("\n"));
     if (summaries[i]) parts.push(summaries[i]!);
   });
   const left = feed.totalItems - items.length;

@@ -77,7 +77,7 @@ describe("feeds: each dialect to the same markdown", () => {
         "# Tide Tables Explained",
         "Times & heights of high and low water",
         "Atom feed · 2 items · https://tides.example.net/",
-        "## Neap tides and the quarter moons\nhttps://tides.example.net/neap · 2026-11-29T12:29:29.000Z · by Mark Tidewell",
+        "## Neap tides and the quarter moons\nhttps://tides.example.net/neap · 2026-11-29T12:29:29.000Z · by Mark Tidewell\nEnclosure (audio/mpeg): https://tides.example.net/neap.mp3",
         "Neap tides follow the quarter moons, when the range is smallest.",
         "## Reading a tide table\nhttps://feeds.example.org/news/reading · 2026-11-28T09:00:00.000Z",
         "Each row is one day: two highs, two lows.",
@@ -138,6 +138,15 @@ describe("feeds: bounded and safe", () => {
     expect(summary).toMatch(/ word\d+…$/);
     expect(md).not.toContain("javascript:");
     expect(md).toContain("## Long\n\n");
+  });
+
+  it("names a podcast episode's enclosure", async () => {
+    const md = await markdownOf(
+      rssWith([
+        `<item><title>Episode 1</title><enclosure url="/audio/ep1.mp3" length="24986239" type="audio/mpeg"/></item>`,
+      ]),
+    );
+    expect(md).toContain("## Episode 1\nEnclosure (audio/mpeg): https://feeds.example.org/audio/ep1.mp3");
   });
 
   it("refuses a body that is not a feed as an error naming why, never as raw XML", async () => {
