@@ -106,7 +106,8 @@ export function captionTracks(player: PlayerData): CaptionTrack[] {
  * braces outside strings: the page holds other scripts and objects before and after it.
  */
 export function assignedObject(html: string, name: string): string | undefined {
-  const at = new RegExp(`\\b${name}\\s*=\\s*\\{`).exec(html);
+  // `var ytInitialPlayerResponse = {` or `window["ytInitialPlayerResponse"] = {`.
+  const at = new RegExp(`\\b${name}["']?\\]?\\s*=\\s*\\{`).exec(html);
   if (!at) return undefined;
   const start = at.index + at[0].length - 1;
   let depth = 0;

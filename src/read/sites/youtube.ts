@@ -51,14 +51,29 @@ export const youtubeReader: SiteReader = {
     }
     const why = !page.ok
       ? page
-      : player?.ok
-        ? unavailable(player.player)
-        : readerDrift(NAME, `no ${player?.ok === false ? player.missing : "player data"} in the watch page`);
+      : onHosts(new URL(page.res.finalUrl).hostname, ["consent.youtube.com"])
+        ? consentWall()
+        : player?.ok
+          ? unavailable(player.player)
+          : readerDrift(
+              NAME,
+              `no ${player?.ok === false ? player.missing : "player data"} in the watch page`,
+            );
     ctx.log(`read: youtube watch page for ${id}: ${why.message}; asking oEmbed`);
     const oembed = await fromOembed(watch, ctx, deadline.child(OEMBED_TIMEOUT_MS), parse.oembedVideo);
     return oembed ? oembedPage(id, oembed, why) : why;
   },
 };
+
+/** Where YouTube asks a visitor from some countries to accept its cookies before any video. */
+function consentWall(): { ok: false } & Failure {
+  return {
+    ok: false,
+    status: "blocked",
+    code: "consent",
+    message: "YouTube answered with its cookie consent page",
+  };
+}
 
 function unavailable(player: PlayerData): { ok: false } & Failure {
   const status = player.playabilityStatus;
@@ -107,7 +122,9 @@ export function videoPage(id: string, player: PlayerData, transcript: Transcript
   const facts = [
     channel && `**Channel:** ${channel}${channelUrl ? ` (${channelUrl})` : ""}`,
     published && `**Published:** ${published}`,
-    details.isLiveContent ? "**Live stream**" : seconds > 0 && `**Duration:** ${clock(seconds * 1000)}`,
+    seconds > 0
+      ? `**Duration:** ${clock(seconds * 1000)}${details.isLiveContent ? " (a past live stream)" : ""}`
+      : details.isLiveContent && "**Live stream**",
     details.viewCount &&
       /^\d+$/.test(details.viewCount) &&
       `**Views:** ${Number(details.viewCount).toLocaleString("en-US")}`,

@@ -58,6 +58,9 @@ describe("YouTube: which URLs it takes", () => {
       ),
     ).toBe(`{"a":"} {\\"","b":{"c":1}}`);
     expect(assignedObject(`var ytInitialPlayerResponse = {"a":`, "ytInitialPlayerResponse")).toBeUndefined();
+    expect(assignedObject(`window["ytInitialPlayerResponse"] = {"a":1};`, "ytInitialPlayerResponse")).toBe(
+      `{"a":1}`,
+    );
     expect(clock(83_000)).toBe("1:23");
     expect(clock(3_723_000)).toBe("1:02:03");
   });
@@ -127,6 +130,19 @@ describe("YouTube: the watch page and its transcript", () => {
     );
   });
 
+  it("gives a past live stream its duration, and a live one its state", async () => {
+    const past = fixture("watch-no-captions.html").replace('"isLiveContent":false', '"isLiveContent":true');
+    serveVideo(past);
+    expect((await read(`https://www.youtube.com/live/${ID}`, never, h.ctx())).markdown).toContain(
+      "**Duration:** 12:34 (a past live stream)\n",
+    );
+    h.sim.reset();
+    serveVideo(past.replace('"lengthSeconds":"754"', '"lengthSeconds":"0"'));
+    expect((await read(`https://www.youtube.com/live/${ID}?x=1`, never, h.ctx())).markdown).toContain(
+      "\n**Live stream**\n",
+    );
+  });
+
   it("follows a caption track only on YouTube's own hosts", async () => {
     const elsewhere = fixture("watch-page.html").replaceAll(
       "https://www.youtube.com/api/timedtext",
@@ -158,6 +174,18 @@ describe("YouTube: when the watch page cannot be read", () => {
     );
     const oembed = h.sim.requests.find((r) => r.path === "/oembed");
     expect(oembed?.url.searchParams.get("url")).toBe(`https://www.youtube.com/watch?v=${ID}`);
+  });
+
+  it("names YouTube's consent wall as what stood in the way", async () => {
+    h.sim.route(YT, "/watch", {
+      status: 302,
+      headers: { location: "https://consent.youtube.com/m?continue=x" },
+    });
+    h.sim.route("consent.youtube.com", "/m", html("<form><button>Accept all</button></form>"));
+    h.sim.route(YT, "/oembed", json(fixture("oembed.json")));
+    const page = await read(`https://www.youtube.com/watch?v=${ID}`, never, h.ctx());
+    expect(page).toMatchObject({ status: "ok", reader: { name: "youtube", via: "oEmbed" } });
+    expect(page.markdown).toContain("could not be read (YouTube answered with its cookie consent page)");
   });
 
   it("a watch page without its player data and no oEmbed: an error naming the reader, then the generic ladder", async () => {
