@@ -69,15 +69,15 @@ export function classifyContent(contentType: string, bytes: Uint8Array): Content
   return { kind: "binary", type };
 }
 
-// Types a feed is served as: its own, XML's and JSON's, plain text, or none. An HTML page is never read as one.
+// Types a feed is served as: its own, XML's and JSON's, text (servers label feeds text/html too), or none.
 const FEED_CARRIERS =
-  /^(|application\/(octet-stream|xml|json|rss\+xml|atom\+xml|rdf\+xml|feed\+json)|binary\/octet-stream|text\/(xml|plain|json))$/;
+  /^(|application\/(octet-stream|xml|json|rss\+xml|atom\+xml|rdf\+xml|feed\+json)|binary\/octet-stream|text\/(xml|plain|json|html))$/;
 const ATOM_NS = "http://www.w3.org/2005/Atom";
 
 /**
  * RSS, Atom or JSON Feed, told by the body whatever the label: the root element after the prolog (`<rss>`,
  * Atom's `<feed>` in its namespace, RSS 1.0's `<rdf:RDF>`), or JSON naming a jsonfeed.org version. A label
- * alone is not believed: servers send feeds as text/xml and error pages as application/rss+xml.
+ * alone is not believed: servers send feeds as text/xml or text/html, and error pages as application/rss+xml.
  */
 function isFeed(type: string, bytes: Uint8Array): boolean {
   if (!FEED_CARRIERS.test(type)) return false;

@@ -203,7 +203,12 @@ describe("feed dates and sniffing", () => {
     expect(classifyContent("application/rdf+xml", b(`<rdf:RDF xmlns:rdf="x"><a/></rdf:RDF>`))).toEqual({
       kind: "text",
     });
-    expect(classifyContent("text/html", fixture("rss2-channel.xml"))).toEqual({ kind: "html" });
+    expect(classifyContent("text/html", fixture("rss2-channel.xml"))).toEqual(feed);
+    expect(
+      classifyContent("text/html", b("<!doctype html><html><head><title>rss</title></head></html>")),
+    ).toEqual({
+      kind: "html",
+    });
     expect(classifyContent("application/rss+xml", b("<html><body>gone</body></html>"))).toEqual({
       kind: "text",
     });
