@@ -85,7 +85,7 @@ export function paperPage(paper: ArxivPaper, via: string): SiteOutcome {
   const pdf = `https://arxiv.org/pdf/${paper.id}`;
   const html = `https://arxiv.org/html/${paper.id}`;
   const facts = [
-    `**Authors:** ${paper.authors.join(", ")}`,
+    `**Authors:** ${authorList(paper.authors)}`,
     `**arXiv:** ${paper.id}`,
     paper.submitted && `**Submitted:** ${paper.submitted}`,
     paper.updated && paper.updated !== paper.submitted && `**This version:** ${paper.updated}`,
@@ -111,6 +111,14 @@ export function paperPage(paper: ArxivPaper, via: string): SiteOutcome {
     byline: byline(paper.authors),
     ...(paper.submitted ? { published: paper.submitted } : {}),
   };
+}
+
+// A collaboration's paper may list thousands of authors; the first ones and the count say enough.
+const MAX_AUTHORS = 50;
+
+function authorList(authors: string[]): string {
+  if (authors.length <= MAX_AUTHORS) return authors.join(", ");
+  return `${authors.slice(0, MAX_AUTHORS).join(", ")} and ${authors.length - MAX_AUTHORS} more`;
 }
 
 function categoryList(paper: ArxivPaper): string {

@@ -112,6 +112,15 @@ describe("feeds: bounded and safe", () => {
     expect(out.markdown).toContain("RSS 2.0 feed · 1 item · https://lol.example.com/");
   });
 
+  it("never resolves an external entity (XXE)", async () => {
+    const xxe = Buffer.from(
+      `<?xml version="1.0"?><!DOCTYPE rss [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><rss version="2.0"><channel><title>x &xxe;</title><item><title>&xxe;</title></item></channel></rss>`,
+    );
+    const md = await markdownOf(xxe);
+    expect(md).toContain("# x &xxe;");
+    expect(md).not.toContain("root:");
+  });
+
   it("shows the first items and says how many were cut", async () => {
     const items = Array.from(
       { length: 120 },

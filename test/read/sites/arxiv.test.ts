@@ -84,6 +84,18 @@ describe("arXiv: the abstract through the API", () => {
     ]);
   });
 
+  it("names the first 50 authors of a collaboration's paper and counts the rest", async () => {
+    const many = Array.from({ length: 2900 }, (_, i) => `<author><name>Author ${i + 1}</name></author>`).join(
+      "",
+    );
+    const api = fixture("api-2501.01234v2.xml").replace(/<author>[\s\S]*<\/author>/, many);
+    h.sim.route(API, "/api/query", atom(api));
+    const page = await read("https://arxiv.org/abs/2501.01234v2", never, h.ctx());
+    expect(page.markdown).toContain("Author 49, Author 50 and 2850 more\n**arXiv:**");
+    expect(page.markdown).not.toContain("Author 51,");
+    expect(page.byline).toBe("Author 1, Author 2, Author 3 et al.");
+  });
+
   it("reads an old-style id", async () => {
     h.sim.route(API, "/api/query", atom(fixture("api-hep-th-9901001.xml")));
     const page = await read("https://arxiv.org/abs/hep-th/9901001", never, h.ctx());
