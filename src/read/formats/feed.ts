@@ -77,16 +77,22 @@ type FragmentToMarkdown = (html: string, baseUrl: string) => Promise<{ markdown:
 async function summaryOf(item: FeedItem, url: string, toMarkdown: FragmentToMarkdown) {
   const summary = item.summary;
   if (!summary) return undefined;
-  const text =
-    "text" in summary
-      ? summary.text
-      : (await toMarkdown(summary.html.slice(0, SUMMARY_HTML_CHARS), item.link ?? url)).markdown;
+  let text: string;
+  try {
+    text =
+      "text" in summary
+        ? summary.text
+        : (await toMarkdown(summary.html.slice(0, SUMMARY_HTML_CHARS), item.link ?? url)).markdown;
+  } catch {
+    // One item's unreadable markup costs that item its summary, not the feed its items.
+    return undefined;
+  }
   // One paragraph of prose: the summary's own headings and quote marks would read as the feed's structure.
   return oneLine(text.replace(/^\s*(#{1,6}|>)\s+/gm, ""), SUMMARY_CHARS) || undefined;
 }
 
 /** The feed as markdown: its title and description, one section per item, and what was left out. */
-export function renderFeed(feed: Feed, items: FeedItem[], summaries: (string | undefined)[]): string {
+function renderFeed(feed: Feed, items: FeedItem[], summaries: (string | undefined)[]): string {
   const parts: string[] = [];
   if (feed.title) parts.push(`# ${feed.title}`);
   if (feed.description) parts.push(oneLine(feed.description, 600));

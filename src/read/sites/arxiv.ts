@@ -5,7 +5,7 @@ import { siteGet } from "./site-get.js";
 import { readerDrift, type SiteContext, type SiteOutcome, type SiteReader } from "./site-reader.js";
 
 const NAME = "arxiv";
-export const ARXIV_API = "https://export.arxiv.org/api/query";
+const ARXIV_API = "https://export.arxiv.org/api/query";
 // The API answers in well under a second when it answers at all; the abstract page needs time after it.
 const API_TIMEOUT_MS = 6000;
 
@@ -80,7 +80,7 @@ function paperOf(parsed: ArxivParse, notFound: string): Fetched {
 }
 
 /** The abstract page as markdown: what a reader sees first, and where the full text is. */
-export function paperPage(paper: ArxivPaper, via: string): SiteOutcome {
+function paperPage(paper: ArxivPaper, via: string): SiteOutcome {
   const abs = `https://arxiv.org/abs/${paper.id}`;
   const pdf = `https://arxiv.org/pdf/${paper.id}`;
   const html = `https://arxiv.org/html/${paper.id}`;

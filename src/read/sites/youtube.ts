@@ -112,7 +112,7 @@ async function transcriptOf(
 }
 
 /** The video as markdown: its facts, the description as its uploader wrote it, then the transcript. */
-export function videoPage(id: string, player: PlayerData, transcript: Transcript): SiteOutcome {
+function videoPage(id: string, player: PlayerData, transcript: Transcript): SiteOutcome {
   const details = player.videoDetails!;
   const micro = player.microformat?.playerMicroformatRenderer;
   const channel = details.author ?? micro?.ownerChannelName;
