@@ -20,7 +20,7 @@ import {
  * @rowanmanning/feed-parser) bring fast-xml-parser, a second XML parser whose DOCTYPE entities are expanded
  * unless configured off, for the few elements a reader of a feed needs.
  */
-export type FeedKind = "RSS 2.0" | "RSS 1.0" | "Atom" | "JSON Feed";
+export type FeedKind = `RSS ${string}` | "Atom" | "JSON Feed";
 
 /** A field that may hold markup: `html` goes through the fragment converter, `text` is shown as it is. */
 export type FeedText = { html: string } | { text: string };
@@ -60,7 +60,10 @@ export function parseFeed(text: string, url: string, maxItems: number): FeedPars
   if (root.name === "rss") {
     const channel = childNamed(root, "channel");
     if (!channel) return { ok: false, reason: "<rss> without a <channel>" };
-    return { ok: true, feed: rssFeed("RSS 2.0", channel, childrenNamed(channel, "item"), url, maxItems) };
+    // RSS 0.91 and 0.92 are read like 2.0, their subset, and named by their own version.
+    const version = /^\d+(\.\d+)*$/.exec(attribute(root, "version")?.trim() ?? "")?.[0] ?? "2.0";
+    const items = childrenNamed(channel, "item");
+    return { ok: true, feed: rssFeed(`RSS ${version}`, channel, items, url, maxItems) };
   }
   if (localName(root) === "RDF") {
     const channel = childNamed(root, "*:channel");

@@ -67,7 +67,7 @@ export async function feedToMarkdownHere(
   return {
     ok: true,
     title: feed.title ?? new URL(url).host,
-    markdown: renderFeed(feed, shown, summaries),
+    markdown: renderFeed(feed, shown, summaries, shown.length < feed.items.length),
     links: shown.flatMap((item) => [item.link, item.enclosure?.url].filter((l): l is string => !!l)),
   };
 }
@@ -92,7 +92,12 @@ async function summaryOf(item: FeedItem, url: string, toMarkdown: FragmentToMark
 }
 
 /** The feed as markdown: its title and description, one section per item, and what was left out. */
-function renderFeed(feed: Feed, items: FeedItem[], summaries: (string | undefined)[]): string {
+function renderFeed(
+  feed: Feed,
+  items: FeedItem[],
+  summaries: (string | undefined)[],
+  timedOut: boolean,
+): string {
   const parts: string[] = [];
   if (feed.title) parts.push(`# ${feed.title}`);
   if (feed.description) parts.push(oneLine(feed.description, 600));
@@ -109,10 +114,8 @@ function renderFeed(feed: Feed, items: FeedItem[], summaries: (string | undefine
     if (summaries[i]) parts.push(summaries[i]!);
   });
   const left = feed.totalItems - items.length;
-  if (left > 0)
-    parts.push(
-      `[Feed: the first ${items.length} of ${feed.totalItems} items are shown; ${left} more were cut]`,
-    );
+  const why = timedOut ? "the read's time ran out" : `${left} more were cut`;
+  if (left > 0) parts.push(`[Feed: the first ${items.length} of ${feed.totalItems} items are shown; ${why}]`);
   else if (feed.totalItems === 0) parts.push("[Feed: no items]");
   return parts.join("\n\n");
 }

@@ -135,6 +135,20 @@ describe("feeds: bounded and safe", () => {
     );
   });
 
+  it("names RSS 0.9x by its version, and says when the read's time cut the items short", async () => {
+    const old = Buffer.from(
+      `<rss version="0.91"><channel><title>Old</title><item><title>One</title></item><item><title>Two</title></item></channel></rss>`,
+    );
+    expect(await markdownOf(old)).toContain("RSS 0.91 feed · 2 items");
+    // A deadline that passes once the first item is done (the inline path asks it only whether it has expired).
+    let asked = 0;
+    const afterOneItem = { expired: () => asked++ > 0 } as unknown as Deadline;
+    const out = await read(old, afterOneItem);
+    expect(out.ok && out.markdown).toMatch(
+      /## One\n\n\[Feed: the first 1 of 2 items are shown; the read's time ran out\]$/,
+    );
+  });
+
   it("cuts a long summary at a word, with a mark, and keeps only http(s) links", async () => {
     const words = Array.from({ length: 200 }, (_, i) => `word${i}`).join(" ");
     const md = await markdownOf(
