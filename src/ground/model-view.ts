@@ -131,7 +131,9 @@ function pageText(page: ReadResult, readOn: Speaker["readOn"]): string {
   const where = oneLine(page.finalUrl || page.url, 500, modelSafe);
   // The title is the page's own words: inside the fence, with the text it heads.
   const title = page.title.replace(/\s+/g, " ").trim();
-  const body = title ? `Title: ${title}\n\n${page.markdown}` : page.markdown;
+  const titled = title ? `Title: ${title}\n\n${page.markdown}` : page.markdown;
+  // The feeds a page names are its own words too: inside the fence, after its text.
+  const body = page.feeds?.length ? `${titled}\n\nFeeds: ${page.feeds.join(" ")}` : titled;
   return `${where}${line ? ` (${line})` : ""}\n${createFence().wrap(body, page.finalUrl || page.url)}`;
 }
 

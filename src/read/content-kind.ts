@@ -1,5 +1,5 @@
 /** Files read by a format reader of their own (src/read/formats/registry.ts), not as text or a page. */
-export type FormatName = "pdf";
+export type FormatName = "pdf" | "feed";
 
 /**
  * What a response body really is, decided from the bytes as much as from the header: servers mislabel
@@ -54,6 +54,7 @@ export function classifyContent(contentType: string, bytes: Uint8Array): Content
   if (type === "application/pdf") return { kind: "format", format: "pdf" };
   if (BINARY_TYPE.test(type)) return { kind: "binary", type };
   if (looksBinary(bytes)) return { kind: "binary", type: type || "application/octet-stream" };
+  if (isFeed(type, bytes)) return { kind: "format", format: "feed" };
   if (MARKDOWN_TYPE.test(type)) return { kind: "markdown" };
   if (HTML_TYPE.test(type)) return { kind: "html" };
   if (JSON_TYPE.test(type)) return { kind: "json" };
@@ -66,6 +67,55 @@ export function classifyContent(contentType: string, bytes: Uint8Array): Content
     return { kind: "text" };
   }
   return { kind: "binary", type };
+}
+
+// Types a feed is served as: its own, XML's and JSON's, text (servers label feeds text/html too), or none.
+const FEED_CARRIERS =
+  /^(|application\/(octet-stream|xml|json|rss\+xml|atom\+xml|rdf\+xml|feed\+json)|binary\/octet-stream|text\/(xml|plain|json|html))$/;
+const ATOM_NS = "http://www.w3.org/2005/Atom";
+
+/**
+ * RSS, Atom or JSON Feed, told by the body whatever the label: the root element after the prolog (`<rss>`,
+ * Atom's `<feed>` in its namespace, RSS 1.0's `<rdf:RDF>`), or JSON naming a jsonfeed.org version. A label
+ * alone is not believed: servers send feeds as text/xml or text/html, and error pages as application/rss+xml.
+ */
+function isFeed(type: string, bytes: Uint8Array): boolean {
+  if (!FEED_CARRIERS.test(type)) return false;
+  const head = new TextDecoder().decode(bytes.subarray(0, 64 * 1024)).replace(/^\uFEFF/, "");
+  if (/^\s*\{/.test(head)) return /"version"\s*:\s*"https:\/\/jsonfeed\.org\/version\//.test(head);
+  const root = rootTag(head);
+  if (!root) return false;
+  const [name, attrs] = root;
+  if (name === "rss") return true;
+  if (name === "feed" || name.endsWith(":feed")) return attrs.includes(ATOM_NS);
+  return (
+    name.endsWith(":RDF") &&
+    /http:\/\/(purl\.org\/rss\/1\.0\/|my\.netscape\.com\/rdf\/simple\/0\.9\/)/.test(head)
+  );
+}
+
+/** The first element's name and attributes, past the XML declaration, comments, PIs and a DOCTYPE. */
+function rootTag(xml: string): [name: string, attrs: string] | undefined {
+  const past = (end: string, from: number) => {
+    const found = from === -1 ? -1 : xml.indexOf(end, from);
+    return found === -1 ? -1 : found + end.length;
+  };
+  let at = 0;
+  while (at !== -1) {
+    while (at < xml.length && /\s/.test(xml[at])) at++;
+    if (xml.startsWith("<?", at)) at = past("?>", at);
+    else if (xml.startsWith("<!--", at)) at = past("-->", at);
+    else if (/^<!doctype/i.test(xml.slice(at, at + 9))) {
+      // An internal subset ends at "]>"; the declarations inside it hold ">" of their own.
+      const bracket = xml.indexOf("[", at);
+      const close = xml.indexOf(">", at);
+      at = bracket !== -1 && bracket < close ? past(">", past("]", bracket)) : past(">", at);
+    } else {
+      const tag = /^<([A-Za-z_][\w.:-]*)([^>]*)>/.exec(xml.slice(at, at + 4096));
+      return tag ? [tag[1], tag[2]] : undefined;
+    }
+  }
+  return undefined;
 }
 
 function isTextType(type: string): boolean {

@@ -1,6 +1,7 @@
 import type { Deadline } from "../core/deadline.js";
 import type { Attempt, Failure } from "../core/status.js";
 import type { Net, NetResponse } from "../net/client.js";
+import { alternateLinks, FEED_TYPES } from "./alternate-links.js";
 import { classifyContent, type FormatName, prettyJson } from "./content-kind.js";
 import { textFromEmbeddedData } from "./embedded-data.js";
 import { FORMAT_READERS } from "./formats/registry.js";
@@ -45,6 +46,8 @@ export interface ReadDocument {
   lang?: string;
   byline?: string;
   published?: string;
+  /** The feeds (RSS, Atom, JSON Feed) an HTML page names in its head. */
+  feeds?: string[];
 }
 
 export type LadderOutcome =
@@ -220,7 +223,7 @@ async function fromResponse(
   }
 }
 
-type Base = Pick<ReadDocument, "url" | "finalUrl" | "contentType" | "fetchedAt">;
+type Base = Pick<ReadDocument, "url" | "finalUrl" | "contentType" | "fetchedAt" | "feeds">;
 
 /**
  * The site's own reader. Its text is the page when it has one; a failure is kept in the attempts and the generic
@@ -296,12 +299,14 @@ async function fromFormat(
 
 async function fromHtml(
   res: NetResponse,
-  base: Base,
+  pageBase: Base,
   options: LadderOptions,
   ctx: LadderContext,
   attempts: Attempt[],
 ): Promise<LadderOutcome> {
   const html = res.text();
+  const feeds = alternateLinks(html, res.finalUrl, FEED_TYPES);
+  const base = feeds.length ? { ...pageBase, feeds } : pageBase;
   const alternate = markdownAlternate(html, res.finalUrl);
   if (alternate) {
     const got = await timed(() => fetchAlternate(alternate, ctx.net, options.deadline));
@@ -424,20 +429,7 @@ async function renderRung(
 
 /** `<link rel="alternate" type="text/markdown" href>`: the site's own markdown version of this page. */
 export function markdownAlternate(html: string, pageUrl: string): string | undefined {
-  const head = html.slice(0, 200_000);
-  for (const m of head.matchAll(/<link\b[^>]*>/gi)) {
-    const tag = m[0];
-    if (!/\brel\s*=\s*["']?[^"'>]*\balternate\b/i.test(tag)) continue;
-    if (!/\btype\s*=\s*["']?text\/(x-)?markdown\b/i.test(tag)) continue;
-    const href = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(tag);
-    const raw = href?.[1] ?? href?.[2] ?? href?.[3];
-    if (!raw) continue;
-    try {
-      const target = new URL(decodeAttr(raw), pageUrl);
-      if (target.protocol === "http:" || target.protocol === "https:") return target.href;
-    } catch {}
-  }
-  return undefined;
+  return alternateLinks(html, pageUrl, /^text\/(x-)?markdown$/i)[0];
 }
 
 /** The alternate is used only if it really is markdown; a soft-404 HTML page is not. */

@@ -3,4 +3,4 @@
 import { register } from "tsx/esm/api";
 
 register();
-export const { extract, pdf, size, stackExchangePage } = await import("./page-worker.ts");
+export const { extract, feed, pdf, size, stackExchangePage } = await import("./page-worker.ts");

@@ -3,6 +3,7 @@
  * event loop. Each export is one kind of task, chosen by name.
  */
 import { Deadline } from "../core/deadline.js";
+import { type FeedOutcome, feedToMarkdownHere } from "./formats/feed.js";
 import { type PdfOutcome, pdfToTextHere } from "./formats/pdf.js";
 import { extractHere, type PageExtraction } from "./page-pool.js";
 import { threadFromPage } from "./sites/stackexchange-page.js";
@@ -35,4 +36,9 @@ export function stackExchangePage(task: {
   linked?: number;
 }): Promise<SeThread | undefined> {
   return threadFromPage(task.html, task.url, task.linked);
+}
+
+/** A large feed, parsed and converted here; the caller terminates the thread when its deadline passes. */
+export function feed(task: { bytes: Uint8Array; url: string; remainingMs: number }): Promise<FeedOutcome> {
+  return feedToMarkdownHere(task.bytes, task.url, Deadline.after(task.remainingMs));
 }

@@ -98,6 +98,8 @@ export interface ReadResult {
   lang?: string;
   byline?: string;
   published?: string;
+  /** The feeds (RSS, Atom, JSON Feed) the page names in its head, as absolute URLs: read one for its updates. */
+  feeds?: string[];
   error?: Failure;
 }
 
@@ -225,6 +227,7 @@ async function present(
     ...(doc.lang ? { lang: doc.lang } : {}),
     ...(doc.byline ? { byline: doc.byline } : {}),
     ...(doc.published ? { published: doc.published } : {}),
+    ...(doc.feeds?.length ? { feeds: doc.feeds } : {}),
   };
   if (!doc.markdown.trim()) {
     const error: Failure = { status: "empty", code: "no_text", message: "the page has no readable text" };

@@ -1,8 +1,10 @@
+import { arxivReader } from "./arxiv.js";
 import { githubReader } from "./github.js";
 import { hackerNewsReader } from "./hacker-news.js";
 import { redditReader } from "./reddit.js";
 import { onHosts, type SiteReader } from "./site-reader.js";
 import { stackExchangeReader } from "./stackexchange.js";
+import { youtubeReader } from "./youtube.js";
 
 /** Every site reader websift knows, asked in this order; adding a site is one file and one line here. */
 // biome-ignore format: one reader a line, so readers added side by side merge line by line
@@ -11,6 +13,8 @@ export const SITE_READERS: readonly SiteReader[] = [
   stackExchangeReader,
   redditReader,
   hackerNewsReader,
+  arxivReader,
+  youtubeReader,
 ];
 
 /** The reader that takes this URL, if any. */
