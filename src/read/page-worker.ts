@@ -3,6 +3,7 @@
  * event loop. Each export is one kind of task, chosen by name.
  */
 import { Deadline } from "../core/deadline.js";
+import { documentTask } from "./formats/read-document.js";
 import { type PdfOutcome, pdfToTextHere } from "./formats/pdf.js";
 import { extractHere, type PageExtraction } from "./page-pool.js";
 import { type SizedText, type SizeOptions, sizeText } from "./size.js";
@@ -25,3 +26,6 @@ export function pdf(task: {
   const { bytes, remainingMs, maxPages, maxInflatedBytes } = task;
   return pdfToTextHere(bytes, { deadline: Deadline.after(remainingMs), maxPages, maxInflatedBytes });
 }
+
+/** An office document or e-book: unpacked within the archive caps, its deadline checked between parts. */
+export const document = documentTask;

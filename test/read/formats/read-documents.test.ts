@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { closePagePool, pagePoolState } from "../../../src/read/page-pool.js";
+import { read } from "../../../src/read/read.js";
+import { type ReadHarness, startReadHarness } from "../ladder/harness.js";
+import { makeDocx, makeXlsx, wp, wtable } from "./make-docs.js";
+import { makeZip, zerosBomb } from "./make-zip.js";
+
+let h: ReadHarness;
+beforeAll(async () => {
+  h = await startReadHarness();
+});
+afterAll(async () => {
+  await h.close();
+  await closePagePool();
+});
+beforeEach(() => h.sim.reset());
+
+const SITE = "files.example.com";
+const never = { render: "never" as const };
+const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+
+describe("read: office documents through the ladder", () => {
+  it("reads a Word document on the page pool, titled by its properties", async () => {
+    const docx = makeDocx(
+      [
+        wp("Tide tables", "Heading1"),
+        wp("High water at Lowmouth is two hours after Dover."),
+        wtable([
+          ["Port", "Range"],
+          ["Hull", "7.2 m"],
+        ]),
+      ].join(""),
+      { title: "Tide Report 2026", creator: "Harbour Office" },
+    );
+    h.sim.route(SITE, "/report.docx", { headers: { "content-type": DOCX_TYPE }, body: docx });
+    const before = pagePoolState().completed;
+    const page = await read(`https://${SITE}/report.docx`, never, h.ctx());
+    expect(page).toMatchObject({
+      status: "ok",
+      source: "document",
+      title: "Tide Report 2026",
+      byline: "Harbour Office",
+    });
+    expect(page.markdown).toBe(
+      "# Tide tables\n\nHigh water at Lowmouth is two hours after Dover.\n\n| Port | Range |\n| --- | --- |\n| Hull | 7.2 m |",
+    );
+    expect(page.attempts?.map((a) => [a.provider, a.status])).toContainEqual(["docx", "ok"]);
+    expect(pagePoolState().completed).toBeGreaterThan(before);
+  });
+
+  it("knows a spreadsheet served as application/octet-stream from its parts, and names it by file when untitled", async () => {
+    const xlsx = makeXlsx(
+      [{ name: "Ports", rows: '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1"><v>7.2</v></c></row>' }],
+      ["Hull"],
+    );
+    h.sim.route(SITE, "/download/ports.xlsx", {
+      headers: { "content-type": "application/octet-stream" },
+      body: xlsx,
+    });
+    const page = await read(`https://${SITE}/download/ports.xlsx`, never, h.ctx());
+    expect(page).toMatchObject({ status: "ok", source: "document" });
+    expect(page.markdown).toBe("## Ports\n\n| Hull | 7.2 |\n| --- | --- |");
+  });
+});
+
+describe("read: document bombs are refused within the read, as values", () => {
+  it("a document part that inflates to 400 MB", async () => {
+    const bomb = makeZip([
+      { name: "[Content_Types].xml", data: "<Types/>" },
+      { name: "word/document.xml", deflated: zerosBomb(400) },
+    ]);
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    h.sim.route(SITE, "/bomb.docx", { headers: { "content-type": DOCX_TYPE }, body: bomb });
+    const page = await read(`https://${SITE}/bomb.docx`, never, h.ctx());
+    expect(page).toMatchObject({ status: "unsupported", markdown: "", error: { code: "too_large" } });
+    expect(page.error?.message).toMatch(/word\/document\.xml inflates past 32 MB/);
+  });
+
+  it("a part whose declared size lies", async () => {
+    const liar = makeZip([
+      { name: "[Content_Types].xml", data: "<Types/>" },
+      { name: "word/document.xml", deflated: zerosBomb(200), declaredSize: 1000 },
+    ]);
+    h.sim.route(SITE, "/liar.docx", { headers: { "content-type": DOCX_TYPE }, body: liar });
+    const page = await read(`https://${SITE}/liar.docx`, never, h.ctx());
+    expect(page).toMatchObject({ status: "error", markdown: "", error: { code: "corrupt_archive" } });
+  });
+
+  it("100,000 tiny entries", async () => {
+    const many = makeZip([
+      { name: "[Content_Types].xml", data: "<Types/>" },
+      { name: "word/document.xml", data: "<w:document/>" },
+      // Names kept short so that the archive stays under the read's 10 MB response cap.
+      ...Array.from({ length: 100_000 }, (_, i) => ({ name: `${i}`, data: "", store: true })),
+    ]);
+    expect(many.length).toBeLessThan(10 * 1024 * 1024);
+    h.sim.route(SITE, "/many.docx", { headers: { "content-type": "application/octet-stream" }, body: many });
+    const page = await read(`https://${SITE}/many.docx`, never, h.ctx());
+    expect(page).toMatchObject({ status: "unsupported", error: { code: "too_large" } });
+    expect(page.error?.message).toMatch(/100002 entries, over 10000/);
+  });
+
+  it("a billion-laughs part", async () => {
+    const laughs = [
+      '<!ENTITY a "lollollollollollollollollollol">',
+      ...Array.from(
+        { length: 9 },
+        (_, i) => `<!ENTITY ${"b".repeat(i + 1)} "${`&${i ? "b".repeat(i) : "a"};`.repeat(10)}">`,
+      ),
+    ].join("");
+    const lol = makeZip([
+      { name: "[Content_Types].xml", data: "<Types/>" },
+      {
+        name: "xl/workbook.xml",
+        data: `<?xml version="1.0"?><!DOCTYPE w [${laughs}]><workbook><sheets><sheet name="&bbbbbbbbb;"/></sheets></workbook>`,
+      },
+    ]);
+    h.sim.route(SITE, "/lol.xlsx", { headers: { "content-type": "application/octet-stream" }, body: lol });
+    const page = await read(`https://${SITE}/lol.xlsx`, never, h.ctx());
+    expect(page).toMatchObject({ status: "unsupported", error: { code: "xml_entities" } });
+  });
+});
