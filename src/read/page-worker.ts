@@ -3,8 +3,8 @@
  * event loop. Each export is one kind of task, chosen by name.
  */
 import { Deadline } from "../core/deadline.js";
-import { documentTask } from "./formats/read-document.js";
 import { type PdfOutcome, pdfToTextHere } from "./formats/pdf.js";
+import { documentTask } from "./formats/read-document.js";
 import { extractHere, type PageExtraction } from "./page-pool.js";
 import { type SizedText, type SizeOptions, sizeText } from "./size.js";
 
