@@ -109,6 +109,8 @@ export class CappedZip {
       ? `${name} inflates past ${mb(this.limits.maxEntryBytes)}`
       : `the document's parts inflate past ${mb(this.limits.maxTotalBytes)} in all`;
     if (room <= 0) return tooLarge(past);
+    // A declared size past the cap is believed, since refusing costs nothing; one within it is never trusted.
+    if (entry.uncompressedSize > room && !options.cut) return tooLarge(past);
     let stream: Readable;
     try {
       stream = await this.zip.openReadStreamPromise(entry);

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { Deadline } from "../../../src/core/deadline.js";
+import { documentReader } from "../../../src/read/formats/documents.js";
 import { closePagePool, pagePoolState } from "../../../src/read/page-pool.js";
 import { read } from "../../../src/read/read.js";
 import { type ReadHarness, startReadHarness } from "../ladder/harness.js";
@@ -60,6 +62,26 @@ describe("read: office documents through the ladder", () => {
     const page = await read(`https://${SITE}/download/ports.xlsx`, never, h.ctx());
     expect(page).toMatchObject({ status: "ok", source: "document" });
     expect(page.markdown).toBe("## Ports\n\n| Hull | 7.2 |\n| --- | --- |");
+  });
+});
+
+describe("documentReader", () => {
+  it("gives up at once when the read's deadline has passed, never starting the work", async () => {
+    const before = pagePoolState().completed;
+    const file = { url: "https://files.example.com/a.docx", contentType: DOCX_TYPE, format: "docx" as const };
+    const out = await documentReader("docx").read(makeDocx(wp("Late")), file, Deadline.after(0));
+    expect(out).toMatchObject({ ok: false, status: "timeout" });
+    expect(pagePoolState().completed).toBe(before);
+  });
+
+  it("refuses bytes over its own cap before unpacking anything", async () => {
+    const file = { url: "https://files.example.com/a.docx", contentType: DOCX_TYPE, format: "docx" as const };
+    const out = await documentReader("docx").read(
+      new Uint8Array(21 * 1024 * 1024),
+      file,
+      Deadline.after(30_000),
+    );
+    expect(out).toMatchObject({ ok: false, status: "unsupported", code: "too_large" });
   });
 });
 
