@@ -1,5 +1,5 @@
 import type { DocumentBody } from "./documents.js";
-import { coreProperties } from "./ooxml.js";
+import { coreProperties, mainPart } from "./ooxml.js";
 import { readText } from "./xml.js";
 import type { CappedZip, ZipFailure } from "./zip.js";
 
@@ -21,7 +21,9 @@ const STYLE_MAP = ["p[style-name='Title'] => h1:fresh", "p[style-name='Subtitle'
  * keep their alt text only, and linked files outside the document are never opened.
  */
 export async function docxBody(zip: CappedZip): Promise<DocumentBody | ZipFailure> {
-  if (!zip.has("word/document.xml") && !zip.names().some((n) => n.endsWith("document.xml")))
+  const main = await mainPart(zip, "word/document.xml");
+  if (typeof main !== "string") return main;
+  if (!zip.has(main))
     return { ok: false, status: "error", code: "not_docx", message: "the file has no Word document part" };
   const mammoth = (await import("mammoth")).default;
   const file = {
@@ -47,7 +49,8 @@ export async function docxBody(zip: CappedZip): Promise<DocumentBody | ZipFailur
       externalFileAccess: false,
       convertImage: mammoth.images.imgElement(async () => ({ src: "" })),
     });
-    html = converted.value;
+    // A note's way back to its citation ("↑") is a link within the page, which a reader of markdown cannot follow.
+    html = converted.value.replace(/<a href="#(?:footnote|endnote|comment)-ref-[^"]*">↑<\/a>/g, "");
   } catch (err) {
     if (err instanceof PartRefused) return err.failure;
     const reason = err instanceof Error ? err.message.split("\n")[0].slice(0, 160) : String(err);

@@ -3,7 +3,18 @@ import { Deadline } from "../../../src/core/deadline.js";
 import type { DocumentFormat } from "../../../src/read/content-kind.js";
 import { DOCUMENT_LIMITS } from "../../../src/read/formats/documents.js";
 import { documentToMarkdownHere } from "../../../src/read/formats/read-document.js";
-import { ap, makeDocx, makeEpub, makeOdf, makePptx, makeXlsx, shape, wp, wtable } from "./make-docs.js";
+import {
+  ap,
+  makeDocx,
+  makeEpub,
+  makeOdf,
+  makePptx,
+  makeXlsx,
+  shape,
+  wlinkWithNote,
+  wp,
+  wtable,
+} from "./make-docs.js";
 import { makeZip } from "./make-zip.js";
 
 const soon = () => Deadline.after(30_000);
@@ -17,6 +28,7 @@ describe("DOCX", () => {
         wp("Tides of the North Sea", "Title"),
         wp("Why the sea rises", "Heading1"),
         wp("The moon pulls the sea &amp; the sun helps."),
+        wlinkWithNote("Heights are in the ", "tide tables"),
         wp("Spring tides", undefined, { numId: 1, level: 0 }),
         wp("after a full moon", undefined, { numId: 1, level: 1 }),
         wp("Neap tides", undefined, { numId: 1, level: 0 }),
@@ -34,15 +46,17 @@ describe("DOCX", () => {
       title: "Tide Report",
       byline: "A. Mariner",
       published: "2024-05-01T09:30:00Z",
-      links: [],
+      links: ["https://harbour.example.org/tides"],
       markdown: [
         "# Tides of the North Sea",
         "# Why the sea rises",
         "The moon pulls the sea & the sun helps.",
+        "Heights are in the tide tables[1]",
         "- Spring tides\n  - after a full moon\n- Neap tides",
         "1. Check the almanac",
         "## Ports",
         "| Port | Range |\n| --- | --- |\n| Hull | 7.2 m |",
+        "1. Measured at the outer pier.",
       ].join("\n\n"),
     });
   });

@@ -72,6 +72,11 @@ export function wp(text: string, style?: string, list?: { numId: number; level: 
   return `<w:p>${props}<w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
 }
 
+/** A paragraph with a hyperlink (relationship rIdLink) and a reference to footnote 1. */
+export function wlinkWithNote(before: string, link: string): string {
+  return `<w:p><w:r><w:t xml:space="preserve">${before}</w:t></w:r><w:hyperlink r:id="rIdLink" xmlns:r="${REL}"><w:r><w:t>${link}</w:t></w:r></w:hyperlink><w:r><w:footnoteReference w:id="1"/></w:r></w:p>`;
+}
+
 export function wtable(rows: string[][]): string {
   return `<w:tbl><w:tblPr/>${rows
     .map((r) => `<w:tr>${r.map((c) => `<w:tc><w:tcPr/>${wp(c)}</w:tc>`).join("")}</w:tr>`)
@@ -105,10 +110,18 @@ export function makeDocx(
         },
         {
           name: "word/_rels/document.xml.rels",
-          data: rels([
+          data: `${rels([
             ["rId1", `${REL}/styles`, "styles.xml"],
             ["rId2", `${REL}/numbering`, "numbering.xml"],
-          ]),
+            ["rId3", `${REL}/footnotes`, "footnotes.xml"],
+          ]).replace(
+            "</Relationships>",
+            `<Relationship Id="rIdLink" Type="${REL}/hyperlink" Target="https://harbour.example.org/tides" TargetMode="External"/></Relationships>`,
+          )}`,
+        },
+        {
+          name: "word/footnotes.xml",
+          data: `${XML}<w:footnotes ${W}><w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote><w:footnote w:id="1"><w:p><w:r><w:t>Measured at the outer pier.</w:t></w:r></w:p></w:footnote></w:footnotes>`,
         },
         { name: "word/styles.xml", data: STYLES },
         { name: "word/numbering.xml", data: NUMBERING },
