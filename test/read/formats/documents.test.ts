@@ -292,3 +292,31 @@ describe("EPUB", () => {
     );
   });
 });
+
+describe("a file that is not the document it claims to be", () => {
+  it("is an error naming the part that is missing, never an empty document", async () => {
+    const empty = makeZip([{ name: "readme.txt", data: "not a document" }]);
+    const missing: Record<DocumentFormat, RegExp> = {
+      docx: /no Word document part/,
+      xlsx: /no xl\/workbook\.xml/,
+      pptx: /no ppt\/presentation\.xml/,
+      odt: /no content\.xml/,
+      ods: /no content\.xml/,
+      odp: /no content\.xml/,
+      epub: /no META-INF\/container\.xml/,
+    };
+    for (const [format, message] of Object.entries(missing)) {
+      const out = await read(empty, format as DocumentFormat);
+      expect(out, format).toMatchObject({ ok: false, status: "error" });
+      expect(!out.ok && out.message, format).toMatch(message);
+    }
+  });
+
+  it("is an error when the bytes are no zip at all", async () => {
+    expect(await read(Buffer.from("PK\x03\x04 and then nothing"), "xlsx")).toMatchObject({
+      ok: false,
+      status: "error",
+      code: "corrupt_archive",
+    });
+  });
+});
