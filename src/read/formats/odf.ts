@@ -2,7 +2,7 @@ import type { Document, Element } from "domhandler";
 import { isTag, isText } from "domhandler";
 import { oneLine } from "../../core/one-line.js";
 import type { DocumentBody, DocumentLimits } from "./documents.js";
-import { type SheetGrid, sheetHtml } from "./sheet-table.js";
+import type { SheetGrid } from "./sheet-table.js";
 import {
   attr,
   childElements,
@@ -16,8 +16,8 @@ import {
 import type { CappedZip, ZipFailure } from "./zip.js";
 
 /**
- * OpenDocument text, spreadsheets and presentations (ODF 1.2 Part 1): `content.xml` holds the body, whose one
- * child says which it is (`office:text`, `office:spreadsheet`, `office:presentation`), `meta.xml` the title,
+ * OpenDocument text and presentations (ODF 1.2 Part 1; spreadsheets are `ods.ts`): `content.xml` holds the
+ * body, whose one child says which it is (`office:text`, `office:presentation`), `meta.xml` the title,
  * author, date and language, and the list styles (in either file) whether a list is numbered.
  */
 export async function odfBody(zip: CappedZip, limits: DocumentLimits): Promise<DocumentBody | ZipFailure> {
@@ -35,8 +35,6 @@ export async function odfBody(zip: CappedZip, limits: DocumentLimits): Promise<D
   if (!body) return { ok: true, html: "", notes: [], properties };
   const writer = new OdfWriter(listKinds, limits);
   switch (localName(body.name)) {
-    case "spreadsheet":
-      return { ok: true, ...spreadsheet(body, writer, limits), properties };
     case "presentation":
       return { ok: true, html: presentation(body, writer), notes: [], properties };
     default: {
@@ -46,7 +44,7 @@ export async function odfBody(zip: CappedZip, limits: DocumentLimits): Promise<D
   }
 }
 
-async function metaProperties(zip: CappedZip): Promise<DocumentBody["properties"]> {
+export async function metaProperties(zip: CappedZip): Promise<DocumentBody["properties"]> {
   if (!zip.has("meta.xml")) return {};
   const meta = await readXml(zip, "meta.xml");
   if (!meta.ok) return {};
@@ -202,7 +200,7 @@ class OdfWriter {
   }
 
   private table(table: Element): string {
-    const grid = this.grid(table, this.limits.sheetRows, (cell) => this.cellHtml(cell));
+    const grid = this.grid(table, this.limits.sheetRows);
     if (!grid.rows.length) return "";
     const width = Math.max(...grid.rows.map((r) => r.length));
     const cells = (row: string[], tag: string) =>
@@ -218,13 +216,13 @@ class OdfWriter {
    * marks its empty tail as one row repeated a million times) are expanded only up to the limits, and a
    * repeated run of empty cells or rows is kept only when something follows it.
    */
-  grid(table: Element, maxRows: number, cellOf: (cell: Element) => string): SheetGrid {
+  private grid(table: Element, maxRows: number): SheetGrid {
     const grid: SheetGrid = { name: attr(table, "name") ?? "", rows: [], rowsCut: false, columnsCut: false };
     let pendingEmpty = 0;
     let totalRows = 0;
     for (const row of tableRows(table)) {
       const repeat = Math.max(1, Number(attr(row, "number-rows-repeated") ?? 1) || 1);
-      const cells = this.rowCells(row, grid, cellOf);
+      const cells = this.rowCells(row, grid);
       if (!cells.some((c) => c.trim())) {
         pendingEmpty += repeat;
         continue;
@@ -243,14 +241,14 @@ class OdfWriter {
     return grid;
   }
 
-  private rowCells(row: Element, grid: SheetGrid, cellOf: (cell: Element) => string): string[] {
+  private rowCells(row: Element, grid: SheetGrid): string[] {
     const cells: string[] = [];
     let pendingEmpty = 0;
     for (const cell of childElements(row)) {
       const local = localName(cell.name);
       if (local !== "table-cell" && local !== "covered-table-cell") continue;
       const repeat = Math.max(1, Number(attr(cell, "number-columns-repeated") ?? 1) || 1);
-      const text = local === "covered-table-cell" ? "" : cellOf(cell);
+      const text = local === "covered-table-cell" ? "" : this.cellHtml(cell);
       if (!text.trim()) {
         pendingEmpty += repeat;
         continue;
@@ -278,26 +276,6 @@ function cellParagraphs(cell: Element): Element[] {
   return childElements(cell).filter((el) => localName(el.name) === "p" || localName(el.name) === "h");
 }
 
-/** A spreadsheet cell's text as shown: its paragraphs, spaces and line breaks, without notes or comments. */
-function cellText(cell: Element): string {
-  return cellParagraphs(cell).map(plainText).join("\n");
-}
-
-function plainText(el: Element): string {
-  let text = "";
-  for (const node of el.children) {
-    if (isText(node)) text += node.data;
-    else if (isTag(node)) {
-      const local = localName(node.name);
-      if (local === "s") text += " ".repeat(Math.min(100, Number(attr(node, "c") ?? 1) || 1));
-      else if (local === "tab") text += " ";
-      else if (local === "line-break") text += "\n";
-      else if (local !== "note" && !SKIPPED.has(local)) text += plainText(node);
-    }
-  }
-  return text;
-}
-
 function tableRows(table: Element): Element[] {
   const rows: Element[] = [];
   for (const child of childElements(table)) {
@@ -307,25 +285,6 @@ function tableRows(table: Element): Element[] {
       rows.push(...tableRows(child));
   }
   return rows;
-}
-
-function spreadsheet(
-  body: Element,
-  writer: OdfWriter,
-  limits: DocumentLimits,
-): { html: string; notes: string[] } {
-  const tables = childElements(body, "table");
-  const html: string[] = [];
-  const notes: string[] = [];
-  for (const table of tables.slice(0, limits.sheets)) {
-    const grid = writer.grid(table, limits.sheetRows, cellText);
-    const sheet = sheetHtml(grid);
-    html.push(sheet.html);
-    if (sheet.note) notes.push(sheet.note);
-  }
-  if (tables.length > limits.sheets)
-    notes.push(`[Workbook: first ${limits.sheets} of ${tables.length} sheets]`);
-  return { html: html.join("\n"), notes };
 }
 
 /** Each page of a presentation: a heading with its title frame's text, its other frames, its notes. */

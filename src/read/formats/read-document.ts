@@ -7,6 +7,7 @@ import { docxBody } from "./docx.js";
 import { epubBody } from "./epub.js";
 import type { FormatOutcome } from "./format-reader.js";
 import { odfBody } from "./odf.js";
+import { odsBody } from "./ods.js";
 import { pptxBody } from "./pptx.js";
 import { xlsxBody } from "./xlsx.js";
 import { CappedZip, type ZipFailure } from "./zip.js";
@@ -18,7 +19,7 @@ const PARSERS: Record<DocumentFormat, Parser> = {
   xlsx: xlsxBody,
   pptx: pptxBody,
   odt: odfBody,
-  ods: odfBody,
+  ods: odsBody,
   odp: odfBody,
   epub: epubBody,
 };

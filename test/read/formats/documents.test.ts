@@ -230,6 +230,40 @@ describe("OpenDocument", () => {
     expect(out.ok && out.markdown).toBe("## Ports\n\n| Port | Range |\n| --- | --- |\n| Hull | 7.2 |");
   });
 
+  it("stops an ODS sheet at the row limit, counting the rest, and reads a content part past the cap as far as it", async () => {
+    const cell = (t: string) => `<table:table-cell><text:p>${t}</text:p></table:table-cell>`;
+    const rows = (n: number) =>
+      Array.from(
+        { length: n },
+        (_, r) => `<table:table-row>${cell(`r${r}`)}${cell(`${r}`)}</table:table-row>`,
+      ).join("");
+    const ods = makeOdf(
+      "spreadsheet",
+      `<table:table table:name="A">${rows(5)}</table:table><table:table table:name="B">${rows(2)}</table:table>`,
+    );
+    const out = await read(ods, "ods", { ...DOCUMENT_LIMITS, sheetRows: 2 });
+    expect(out.ok && out.markdown).toBe(
+      [
+        "## A",
+        "| r0 | 0 |\n| --- | --- |\n| r1 | 1 |",
+        "## B",
+        "| r0 | 0 |\n| --- | --- |\n| r1 | 1 |",
+        '[Sheet "A": first 2 of 5 rows]',
+      ].join("\n\n"),
+    );
+    const long = makeOdf("spreadsheet", `<table:table table:name="Long">${rows(20_000)}</table:table>`);
+    const cut = await read(long, "ods", {
+      ...DOCUMENT_LIMITS,
+      sheetRows: 10,
+      zip: { ...DOCUMENT_LIMITS.zip, maxEntryBytes: 256 * 1024 },
+    });
+    expect(cut.ok && cut.markdown).toMatch(/^## Long\n\n\| r0 \| 0 \|/);
+    expect(cut.ok && cut.markdown).not.toContain("r19999");
+    expect(cut.ok && cut.markdown).toMatch(
+      /\[Sheet "Long": first \d+ rows \(more follow\)\]\n\n\[Spreadsheet: read as far as the inflate cap of its content; later sheets left out\]$/,
+    );
+  });
+
   it("reads an ODP's pages as slides with their titles and notes", async () => {
     const odp = makeOdf(
       "presentation",
