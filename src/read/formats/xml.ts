@@ -39,7 +39,7 @@ export async function readXml(zip: CappedZip, name: string, options: ReadOptions
   return { ok: true, doc: parseXml(got.text), cut: got.cut };
 }
 
-export function parseXml(text: string): Document {
+function parseXml(text: string): Document {
   return parseDocument(text, { xmlMode: true });
 }
 
@@ -48,7 +48,7 @@ export function localName(name: string): string {
   return name.slice(name.indexOf(":") + 1);
 }
 
-export function is(node: unknown, local: string): node is Element {
+function is(node: unknown, local: string): node is Element {
   return isTag(node as Element) && localName((node as Element).name) === local;
 }
 
