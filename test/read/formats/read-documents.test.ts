@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { Deadline } from "../../../src/core/deadline.js";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { Deadline, DeadlineExceeded } from "../../../src/core/deadline.js";
 import { documentReader } from "../../../src/read/formats/documents.js";
 import { closePagePool, pagePoolState } from "../../../src/read/page-pool.js";
 import { read } from "../../../src/read/read.js";
@@ -72,6 +72,32 @@ describe("documentReader", () => {
     const out = await documentReader("docx").read(makeDocx(wp("Late")), file, Deadline.after(0));
     expect(out).toMatchObject({ ok: false, status: "timeout" });
     expect(pagePoolState().completed).toBe(before);
+  });
+
+  it("honours the deadline inside a long conversion: the thread is terminated and replaced", async () => {
+    // 30,000 paragraphs keep mammoth busy for seconds, in which it checks no deadline. The test ends the
+    // deadline as its clock would once the thread is at work.
+    const paragraphs = Array.from({ length: 30_000 }, (_, i) => wp(`Paragraph ${i} of the harbour records.`));
+    const slow = makeDocx(paragraphs.join(""));
+    const file = {
+      url: "https://files.example.com/slow.docx",
+      contentType: DOCX_TYPE,
+      format: "docx" as const,
+    };
+    const deadline = Deadline.after(600_000);
+    const reading = documentReader("docx").read(slow, file, deadline);
+    await vi.waitFor(() => {
+      const now = pagePoolState();
+      expect(now.threadIds.length).toBeGreaterThan(0);
+      expect(now.running).toBeGreaterThan(0);
+      expect(now.queued).toBe(0);
+    });
+    const busy = pagePoolState().threadIds;
+    deadline.abort(new DeadlineExceeded());
+    expect(await reading).toMatchObject({ ok: false, status: "timeout", code: "timeout" });
+    await vi.waitFor(() => expect(pagePoolState().threadIds.some((id) => busy.includes(id))).toBe(false));
+    const small = await documentReader("docx").read(makeDocx(wp("Next")), file, Deadline.after(30_000));
+    expect(small).toMatchObject({ ok: true, markdown: "Next" });
   });
 
   it("refuses bytes over its own cap before unpacking anything", async () => {
