@@ -184,6 +184,22 @@ describe("PPTX", () => {
   });
 });
 
+describe("PPTX shapes", () => {
+  it("reads a table frame as a table and a group's shapes in order, and skips footers", async () => {
+    const tc = (t: string, merge = "") =>
+      `<a:tc${merge}><a:txBody><a:bodyPr/><a:p><a:r><a:t>${t}</a:t></a:r></a:p></a:txBody><a:tcPr/></a:tc>`;
+    const table = `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="Table"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm/><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/table"><a:tbl><a:tblGrid><a:gridCol w="1"/><a:gridCol w="1"/><a:gridCol w="1"/></a:tblGrid><a:tr h="1">${tc("Port")}${tc("Range")}${tc("", ' hMerge="1"')}</a:tr><a:tr h="1">${tc("Hull")}${tc("7.2 m")}${tc("", ' hMerge="1"')}</a:tr></a:tbl></a:graphicData></a:graphic></p:graphicFrame>`;
+    const group = `<p:grpSp><p:nvGrpSpPr><p:cNvPr id="5" name="Group"/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>${shape(undefined, [ap("Inside the group")])}</p:grpSp>`;
+    const pptx = makePptx([
+      { shapes: shape("title", [ap("Ports")]) + table + group + shape("ftr", [ap("Confidential")]) },
+    ]);
+    const out = await read(pptx, "pptx");
+    expect(out.ok && out.markdown).toBe(
+      "## Slide 1: Ports\n\n| Port | Range |\n| --- | --- |\n| Hull | 7.2 m |\n\nInside the group",
+    );
+  });
+});
+
 describe("OpenDocument", () => {
   it("reads an ODT's headings, lists (numbered by their style), tables, links and footnotes", async () => {
     const odt = makeOdf(
