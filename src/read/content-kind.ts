@@ -1,5 +1,9 @@
+import { zipMarkers } from "./formats/zip-markers.js";
+
 /** Files read by a format reader of their own (src/read/formats/registry.ts), not as text or a page. */
-export type FormatName = "pdf" | "feed";
+export type FormatName = "pdf" | "feed" | DocumentFormat;
+/** Office documents and e-books: zip archives of XML parts (src/read/formats/documents.ts). */
+export type DocumentFormat = "docx" | "xlsx" | "pptx" | "odt" | "ods" | "odp" | "epub";
 
 /**
  * What a response body really is, decided from the bytes as much as from the header: servers mislabel
@@ -46,6 +50,8 @@ const BINARY_TYPE = /^(image|audio|video|font|model)\//;
 export function classifyContent(contentType: string, bytes: Uint8Array): ContentKind {
   const type = contentType.toLowerCase();
   if (startsWith(bytes, [0x25, 0x50, 0x44, 0x46, 0x2d])) return { kind: "format", format: "pdf" }; // "%PDF-"
+  const document = documentFormat(type, bytes);
+  if (document) return { kind: "format", format: document };
   const magic = sniffMagic(bytes);
   // SVG is XML text, but as a page it is a drawing: no prose to read.
   if (type === "image/svg+xml") return { kind: "binary", type };
@@ -116,6 +122,39 @@ function rootTag(xml: string): [name: string, attrs: string] | undefined {
     }
   }
   return undefined;
+}
+
+const DOCUMENT_TYPES: [RegExp, DocumentFormat][] = [
+  [/^application\/(vnd\.openxmlformats-officedocument\.wordprocessingml\.|vnd\.ms-word\.)/, "docx"],
+  [/^application\/(vnd\.openxmlformats-officedocument\.spreadsheetml\.|vnd\.ms-excel\.sheet)/, "xlsx"],
+  [/^application\/(vnd\.openxmlformats-officedocument\.presentationml\.|vnd\.ms-powerpoint\.)/, "pptx"],
+  [/^application\/vnd\.oasis\.opendocument\.text/, "odt"],
+  [/^application\/vnd\.oasis\.opendocument\.spreadsheet/, "ods"],
+  [/^application\/vnd\.oasis\.opendocument\.presentation/, "odp"],
+  [/^application\/epub\+zip$/, "epub"],
+];
+// OOXML's main parts, by the folder each format keeps them in.
+const OOXML_PARTS: [RegExp, DocumentFormat][] = [
+  [/^word\/document\.xml$/, "docx"],
+  [/^xl\/workbook\.xml$/, "xlsx"],
+  [/^ppt\/presentation\.xml$/, "pptx"],
+];
+
+/**
+ * An office document or e-book: a zip whose own markers say which (ODF's and EPUB's stored `mimetype`, OOXML's
+ * part names), or whose header names a document type; any other zip stays a binary.
+ */
+function documentFormat(type: string, bytes: Uint8Array): DocumentFormat | undefined {
+  if (!startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return undefined;
+  const markers = zipMarkers(bytes);
+  const byType = (t: string) => DOCUMENT_TYPES.find(([pattern]) => pattern.test(t))?.[1];
+  if (markers.mimetype) {
+    const format = byType(markers.mimetype);
+    if (format) return format;
+  }
+  if (markers.names.includes("[Content_Types].xml"))
+    for (const [part, format] of OOXML_PARTS) if (markers.names.some((n) => part.test(n))) return format;
+  return byType(type);
 }
 
 function isTextType(type: string): boolean {

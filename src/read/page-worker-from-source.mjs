@@ -3,4 +3,4 @@
 import { register } from "tsx/esm/api";
 
 register();
-export const { extract, feed, pdf, size, stackExchangePage } = await import("./page-worker.ts");
+export const { document, extract, feed, pdf, size, stackExchangePage } = await import("./page-worker.ts");

@@ -5,6 +5,7 @@
 import { Deadline } from "../core/deadline.js";
 import { type FeedOutcome, feedToMarkdownHere } from "./formats/feed.js";
 import { type PdfOutcome, pdfToTextHere } from "./formats/pdf.js";
+import { documentTask } from "./formats/read-document.js";
 import { extractHere, type PageExtraction } from "./page-pool.js";
 import { threadFromPage } from "./sites/stackexchange-page.js";
 import type { SeThread } from "./sites/stackexchange-thread.js";
@@ -42,3 +43,6 @@ export function stackExchangePage(task: {
 export function feed(task: { bytes: Uint8Array; url: string; remainingMs: number }): Promise<FeedOutcome> {
   return feedToMarkdownHere(task.bytes, task.url, Deadline.after(task.remainingMs));
 }
+
+/** An office document or e-book: unpacked within the archive caps, its deadline checked between parts. */
+export const document = documentTask;

@@ -1,4 +1,5 @@
 import type { FormatName } from "../content-kind.js";
+import { documentReader } from "./documents.js";
 import { feedReader } from "./feed.js";
 import type { FormatReader } from "./format-reader.js";
 import { pdfReader } from "./pdf.js";
@@ -7,4 +8,11 @@ import { pdfReader } from "./pdf.js";
 export const FORMAT_READERS: Readonly<Record<FormatName, FormatReader>> = {
   pdf: pdfReader,
   feed: feedReader,
+  docx: documentReader("docx"),
+  xlsx: documentReader("xlsx"),
+  pptx: documentReader("pptx"),
+  odt: documentReader("odt"),
+  ods: documentReader("ods"),
+  odp: documentReader("odp"),
+  epub: documentReader("epub"),
 };
