@@ -225,6 +225,13 @@ describe("github reader through read()", () => {
     ]);
   });
 
+  it("lists a repository's root from a tree URL naming only the ref", async () => {
+    h.sim.route(API, "/repos/octocat/octo-tools/contents", fixture("contents-src.json"));
+    const got = await get("https://github.com/octocat/octo-tools/tree/main");
+    expect(got.markdown).toContain("octocat/octo-tools @ `main`, the root: 1 directory, 3 files");
+    expect(h.sim.requests[0].url.searchParams.get("ref")).toBe("main");
+  });
+
   it("reads an issue: title, state, author, labels, body, then the comments in order", async () => {
     h.sim.route(API, "/repos/octocat/octo-tools/issues/1347", fixture("issue.json"));
     h.sim.route(API, "/repos/octocat/octo-tools/issues/1347/comments", fixture("issue-comments.json"));
