@@ -1,5 +1,5 @@
 import type { Deadline } from "../../core/deadline.js";
-import { classifyContent } from "../content-kind.js";
+import { type ContentKind, classifyContent } from "../content-kind.js";
 import { FORMAT_READERS } from "../formats/registry.js";
 import { fetchSite } from "./site-json.js";
 import type { SiteContext, SiteOutcome } from "./site-reader.js";
@@ -41,7 +41,8 @@ export async function readRepoFile(
   const name = decodeURIComponent(file.refAndPath.split("/").pop() ?? file.refAndPath);
   const repo = `${file.owner}/${file.repo}`;
   const title = `${name} · ${repo}`;
-  const content = classifyContent(res.contentType, res.bytes);
+  const content: ContentKind =
+    res.status === 416 ? { kind: "text" } : classifyContent(res.contentType, res.bytes);
 
   if (content.kind === "format") {
     if (res.bytes.length < total) {

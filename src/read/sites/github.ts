@@ -204,7 +204,7 @@ async function readTree(
     const ref = parts.slice(0, split).join("/");
     const path = parts.slice(split).join("/");
     const got = await githubJson(
-      `/repos/${owner}/${repo}/contents/${path}?ref=${encodeURIComponent(decodeURIComponent(ref))}`,
+      `/repos/${owner}/${repo}/contents${path ? `/${path}` : ""}?ref=${encodeURIComponent(decodeURIComponent(ref))}`,
       ctx,
       deadline,
       ListingOrFile,

@@ -187,6 +187,18 @@ describe("github reader through read()", () => {
     expect(h.sim.requests).toHaveLength(2);
   });
 
+  it("reads an empty file, which answers the Range with 416", async () => {
+    h.sim.route(RAW, "/octocat/octo-tools/main/.keep", {
+      status: 416,
+      headers: { "content-type": "text/html", "content-range": "bytes */0" },
+      body: "<html><body>Requested Range Not Satisfiable</body></html>",
+    });
+    const got = await get("https://github.com/octocat/octo-tools/blob/main/.keep");
+    expect(got.status).toBe("ok");
+    expect(got.markdown).toContain("octocat/octo-tools · `main/.keep` · 0 lines · 0 B");
+    expect(got.markdown).not.toContain("Requested Range");
+  });
+
   it("names a binary file without showing its bytes", async () => {
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
     h.sim.route(RAW, "/octocat/octo-tools/main/docs/logo.png", {
@@ -223,6 +235,13 @@ describe("github reader through read()", () => {
       "- [index.ts](https://github.com/octocat/octo-tools/blob/release/2.x/src/index.ts) (512 bytes)",
       "- [vendor](https://github.com/octocat/octo-tools/blob/release/2.x/src/vendor) (submodule)",
     ]);
+  });
+
+  it("lists a repository's root from a tree URL naming only the ref", async () => {
+    h.sim.route(API, "/repos/octocat/octo-tools/contents", fixture("contents-src.json"));
+    const got = await get("https://github.com/octocat/octo-tools/tree/main");
+    expect(got.markdown).toContain("octocat/octo-tools @ `main`, the root: 1 directory, 3 files");
+    expect(h.sim.requests[0].url.searchParams.get("ref")).toBe("main");
   });
 
   it("reads an issue: title, state, author, labels, body, then the comments in order", async () => {
