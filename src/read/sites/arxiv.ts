@@ -1,7 +1,7 @@
 import type { Deadline } from "../../core/deadline.js";
 import type { Failure } from "../../core/status.js";
 import type { ArxivPaper, ArxivParse } from "./arxiv-parse.js";
-import { siteGet } from "./site-get.js";
+import { fetchSite, MAX_SITE_BYTES } from "./site-json.js";
 import { readerDrift, type SiteContext, type SiteOutcome, type SiteReader } from "./site-reader.js";
 
 const NAME = "arxiv";
@@ -52,12 +52,10 @@ async function fromApi(
   deadline: Deadline,
   parse: (xml: string) => ArxivParse,
 ): Promise<Fetched> {
-  const got = await siteGet(
-    ctx,
-    `${ARXIV_API}?id_list=${encodeURIComponent(id)}&max_results=1`,
-    deadline,
-    "application/atom+xml",
-  );
+  const got = await fetchSite(`${ARXIV_API}?id_list=${encodeURIComponent(id)}&max_results=1`, ctx, deadline, {
+    headers: { accept: "application/atom+xml" },
+    maxBytes: MAX_SITE_BYTES,
+  });
   if (!got.ok) return got;
   return paperOf(parse(got.res.text()), `arXiv API: no entry for ${id}`);
 }
@@ -68,7 +66,10 @@ async function fromAbsPage(
   deadline: Deadline,
   parse: (html: string) => ArxivParse,
 ): Promise<Fetched> {
-  const got = await siteGet(ctx, `https://arxiv.org/abs/${id}`, deadline, "text/html");
+  const got = await fetchSite(`https://arxiv.org/abs/${id}`, ctx, deadline, {
+    headers: { accept: "text/html" },
+    maxBytes: MAX_SITE_BYTES,
+  });
   if (!got.ok) return got;
   return paperOf(parse(got.res.text()), `arXiv has no paper ${id}`);
 }

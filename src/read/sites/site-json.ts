@@ -5,6 +5,9 @@ import type { NetResponse } from "../../net/client.js";
 import { failureForStatus } from "../http-failure.js";
 import { readerDrift, type SiteContext } from "./site-reader.js";
 
+/** An API's answer or a watch page: a few MB at most; more is not the document a reader was written for. */
+export const MAX_SITE_BYTES = 4 * 1024 * 1024;
+
 /** A failure of a site's endpoint; `httpStatus` when the site answered (a 404 may mean "none", not "broken"). */
 export type SiteFailure = { ok: false; httpStatus?: number } & Failure;
 export type Fetched<T> = { ok: true; value: T; res: NetResponse } | SiteFailure;

@@ -1,6 +1,6 @@
 import type { Deadline } from "../../core/deadline.js";
 import type { Failure } from "../../core/status.js";
-import { siteGet } from "./site-get.js";
+import { fetchSite, MAX_SITE_BYTES } from "./site-json.js";
 import { onHosts, readerDrift, type SiteContext, type SiteOutcome, type SiteReader } from "./site-reader.js";
 import type { Caption, CaptionTrack, OembedVideo, PlayerData } from "./youtube-parse.js";
 
@@ -37,7 +37,10 @@ export const youtubeReader: SiteReader = {
     const id = youtubeIdOf(url)!;
     const parse = await import("./youtube-parse.js");
     const watch = `https://www.youtube.com/watch?v=${id}`;
-    const page = await siteGet(ctx, `${watch}&hl=en`, deadline, "text/html");
+    const page = await fetchSite(`${watch}&hl=en`, ctx, deadline, {
+      headers: { accept: "text/html" },
+      maxBytes: MAX_SITE_BYTES,
+    });
     const player = page.ok ? parse.playerFromWatchPage(page.res.text()) : undefined;
     if (player?.ok && player.player.videoDetails) {
       const tracks = parse.captionTracks(player.player);
@@ -103,7 +106,10 @@ async function transcriptOf(
   if (!onHosts(url.hostname, HOSTS))
     return { ok: false, track, why: "the caption track is not on youtube.com" };
   url.searchParams.set("fmt", "json3");
-  const got = await siteGet(ctx, url.href, deadline, "application/json, text/xml;q=0.9");
+  const got = await fetchSite(url.href, ctx, deadline, {
+    headers: { accept: "application/json, text/xml;q=0.9" },
+    maxBytes: MAX_SITE_BYTES,
+  });
   if (!got.ok) return { ok: false, track, why: `the transcript could not be fetched (${got.message})` };
   const captions = parse(got.res.text());
   if (!captions) return { ok: false, track, why: "the transcript came in a form websift does not know" };
@@ -188,7 +194,10 @@ async function fromOembed(
   parse: (body: unknown) => OembedVideo | undefined,
 ): Promise<OembedVideo | undefined> {
   const url = `https://www.youtube.com/oembed?format=json&url=${encodeURIComponent(watch)}`;
-  const got = await siteGet(ctx, url, deadline, "application/json");
+  const got = await fetchSite(url, ctx, deadline, {
+    headers: { accept: "application/json" },
+    maxBytes: MAX_SITE_BYTES,
+  });
   return got.ok ? parse(got.res.json()) : undefined;
 }
 
