@@ -168,7 +168,10 @@ const CASES = {
           " ",
         );
         let seed = 7;
-        const word = () => words[(seed = (seed * 1103515245 + 12345) % 2147483648) % words.length];
+        const word = () => {
+          seed = (seed * 1103515245 + 12345) % 2147483648;
+          return words[seed % words.length];
+        };
         const body = [];
         for (let i = 0; i < 24_000; i++) {
           if (i % 400 === 0) body.push(docs.wp(`Section ${i / 400}`, "Heading1"));

@@ -165,7 +165,7 @@ function resolveSettings(sources: Sources): { list: ResolvedSetting[]; values: S
   const braveRate = of<number>("braveRatePerSec");
   const keyNames = new Set([
     ...settingSpecs()
-      .filter((s) => s.secret && s.env.endsWith("_API_KEY") && !s.env.startsWith("WEBSIFT_"))
+      .filter((s) => s.secret && /_(API_KEY|TOKEN)$/.test(s.env) && !s.env.startsWith("WEBSIFT_"))
       .map((s) => s.env),
     ...(sources.keyNames ?? []),
   ]);

@@ -216,6 +216,13 @@ export const settingSpecs = lazySchema((z): readonly SettingSpec[] => {
       schema: z.string(),
       about: "Brave Search API key",
     },
+    {
+      key: "githubToken",
+      env: "GITHUB_TOKEN",
+      secret: true,
+      schema: z.string(),
+      about: "GitHub token for the GitHub reader's API calls (5,000 requests an hour instead of 60)",
+    },
     { key: "tavilyApiKey", env: "TAVILY_API_KEY", secret: true, schema: z.string(), about: "Tavily key" },
     { key: "exaApiKey", env: "EXA_API_KEY", secret: true, schema: z.string(), about: "Exa key" },
     {

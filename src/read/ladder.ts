@@ -70,6 +70,8 @@ export interface LadderContext {
   renderer: () => Renderer;
   /** The site readers to ask before the generic rungs (default: every reader websift knows). */
   sites?: readonly SiteReader[];
+  /** The configured keys, of which a site reader is handed those it declares. */
+  keys?: Readonly<Record<string, string>>;
 }
 
 export interface LadderOptions {
@@ -240,7 +242,11 @@ async function siteRung(
   const t0 = Date.now();
   let got: Awaited<ReturnType<SiteReader["read"]>>;
   try {
-    got = await site.read(new URL(url), { net: ctx.net, log: ctx.log }, deadline);
+    got = await site.read(
+      new URL(url),
+      { net: ctx.net, log: ctx.log, keys: keysOf(site, ctx.keys) },
+      deadline,
+    );
   } catch (err) {
     // A reader's bug is its own failure, not the read's: the page is read the generic way.
     const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
@@ -266,6 +272,12 @@ async function siteRung(
     ...metadata(meta),
   };
   return done(attempts, doc);
+}
+
+function keysOf(site: SiteReader, keys: Readonly<Record<string, string>> = {}): Record<string, string> {
+  const own: Record<string, string> = {};
+  for (const name of site.keyEnv ?? []) if (keys[name]) own[name] = keys[name];
+  return own;
 }
 
 /** A file with a reader of its own: a PDF, an office document, a feed. */

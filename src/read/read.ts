@@ -293,7 +293,12 @@ function safeOrigin(url: string): string {
 }
 
 export function ladderContext(ctx: ReadContext): LadderContext {
-  return { net: ctx.net, log: ctx.log, renderer: () => ctx.renderer ?? sharedRenderer() };
+  return {
+    net: ctx.net,
+    log: ctx.log,
+    renderer: () => ctx.renderer ?? sharedRenderer(),
+    keys: ctx.config.keys,
+  };
 }
 
 let shared: Renderer | undefined;

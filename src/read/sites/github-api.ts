@@ -7,7 +7,10 @@ import { maybe, maybeListOf, maybeText } from "../../provider-http/json-fields.j
 import { type Fetched, fetchSiteJson } from "./site-json.js";
 import type { SiteContext } from "./site-reader.js";
 
-/** GitHub's REST API, unauthenticated (60 requests an hour per address), and the fields the reader uses of it. */
+/**
+ * GitHub's REST API, and the fields the reader uses of it: unauthenticated (60 requests an hour per address)
+ * unless GITHUB_TOKEN is set (5,000 an hour), which is sent to api.github.com only.
+ */
 export const GITHUB_API = "https://api.github.com";
 
 const HEADERS = { accept: "application/vnd.github+json", "x-github-api-version": "2022-11-28" };
@@ -18,8 +21,9 @@ export function githubJson<S extends z.ZodType>(
   deadline: Deadline,
   schema: () => S,
 ): Promise<Fetched<z.output<S>>> {
+  const token = ctx.keys.GITHUB_TOKEN;
   return fetchSiteJson("github", `${GITHUB_API}${path}`, ctx, deadline, schema, {
-    headers: HEADERS,
+    headers: token ? { ...HEADERS, authorization: `Bearer ${token}` } : HEADERS,
     failure: githubRateLimit,
   });
 }

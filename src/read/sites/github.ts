@@ -28,6 +28,7 @@ import { codeBlock, counted, cutBody, dayOf, factLine } from "./site-text.js";
 export const githubReader: SiteReader = {
   name: "github",
   hosts: ["github.com", "www.github.com", "gist.github.com", "raw.githubusercontent.com"],
+  keyEnv: ["GITHUB_TOKEN"],
   takes: (url) => routeOf(url) !== undefined,
   read(url, ctx, deadline) {
     const route = routeOf(url);

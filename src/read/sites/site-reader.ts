@@ -13,6 +13,8 @@ export interface SiteReader {
   name: string;
   /** Hosts whose URLs it may take: exact names, or `*.suffix` for any name under the suffix. */
   hosts: readonly string[];
+  /** The variables of its optional key (a token that raises the site's rate limit); it reads without one. */
+  keyEnv?: readonly string[];
   /** Whether it reads this URL (already on one of its hosts); a URL it does not know stays with the ladder. */
   takes(url: URL): boolean;
   read(url: URL, ctx: SiteContext, deadline: Deadline): Promise<SiteOutcome>;
@@ -23,6 +25,8 @@ export interface SiteContext {
   net: Net;
   /** Operator log line (stderr). */
   log(message: string): void;
+  /** Its own keys, among those it declares in `keyEnv` that are set; never another reader's or a provider's. */
+  keys: Readonly<Record<string, string>>;
 }
 
 /** What a site reader found: the page's text as markdown, and which of the site's endpoints gave it. */

@@ -448,3 +448,43 @@ describe("github reader: limits and drift", () => {
     expect(got.attempts[0].error).toMatch(/github reader: .*issues\/9: number: /);
   });
 });
+
+describe("github reader: GITHUB_TOKEN", () => {
+  const repo = () => {
+    h.sim.route(API, "/repos/octocat/octo-tools", fixture("repo.json"));
+    h.sim.route(API, "/repos/octocat/octo-tools/readme", fixture("readme.json"));
+  };
+
+  it("is sent to api.github.com when set, and the read works as without it", async () => {
+    repo();
+    const token = "test-SECRET-github-token";
+    const page = await read(
+      "https://github.com/octocat/octo-tools",
+      { maxChars: 20_000, render: "never" },
+      h.ctx({ GITHUB_TOKEN: token }),
+    );
+    expect(page.status).toBe("ok");
+    expect(page.reader?.name).toBe("github");
+    const api = h.sim.requests.filter((r) => r.host === API);
+    expect(api.length).toBeGreaterThan(0);
+    for (const r of api) expect(r.headers.authorization).toBe(`Bearer ${token}`);
+    expect(JSON.stringify(page)).not.toContain(token);
+  });
+
+  it("is not sent when unset, and never to another reader's hosts", async () => {
+    repo();
+    await get("https://github.com/octocat/octo-tools");
+    expect(h.sim.requests.every((r) => r.headers.authorization === undefined)).toBe(true);
+    h.sim.reset();
+    h.sim.route(SE_HOST, "/2.3/questions/1", json({ items: [] }));
+    await read(
+      `https://stackoverflow.com/questions/1/x`,
+      { render: "never" },
+      h.ctx({ GITHUB_TOKEN: "test-SECRET-github-token" }),
+    );
+    expect(h.sim.requests.length).toBeGreaterThan(0);
+    expect(h.sim.requests.every((r) => r.headers.authorization === undefined)).toBe(true);
+  });
+});
+
+const SE_HOST = "api.stackexchange.com";
