@@ -56,6 +56,8 @@ export function pruneContent(
       if (el.name === "table" && isDataTable(el)) return false;
       // So is a listing's item: its title is a link and its words are few by nature.
       if (items.has(el)) return false;
+      // A block inside a heading is the heading's words (GitBook wraps each heading's text in a <div>).
+      if (isHeading(el)) return false;
       if (CONDITIONAL.has(el.name)) blocks.push(el);
       return el.name !== "pre";
     });

@@ -580,4 +580,15 @@ describe("extractMarkdown: selection rules", () => {
       expect(markdown).toContain("Pick 5: quiet and strong");
     });
   });
+
+  it("keeps a heading whose words sit in a block of their own inside it (GitBook's <h3><div>)", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<main><article><p>${PROSE}</p><h3 id="install"><div><a href="#install"></a></div>` +
+          `<div class="flex-1">Installing the tools</div></h3><p>${PROSE}</p></article></main>`,
+      ),
+      URL,
+    );
+    expect(markdown).toContain("### Installing the tools");
+  });
 });
