@@ -591,4 +591,17 @@ describe("extractMarkdown: selection rules", () => {
     );
     expect(markdown).toContain("### Installing the tools");
   });
+
+  it("drops a block marked nocontent (Google's convention for what is not the page's content)", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<main><article><p>${PROSE}</p><p>${PROSE}</p>` +
+          '<div class="devsite-content-footer nocontent"><p>Except as otherwise noted, the content of this page is ' +
+          "licensed under the Creative Commons Attribution 4.0 License.</p></div></article></main>",
+      ),
+      URL,
+    );
+    expect(markdown).toContain("The committee met");
+    expect(markdown).not.toContain("Creative Commons");
+  });
 });
