@@ -59,4 +59,20 @@ describe("pageKind: what a page says it is", () => {
     const faq = ld({ "@type": "FAQPage", mainEntity: [{ "@type": "Question" }] });
     expect(pageKind(page(faq), "https://example.org/help")).toBe("unknown");
   });
+
+  it("takes a page built by a documentation generator, or served from a docs host, for documentation", () => {
+    const sphinx = page('<meta name="generator" content="Docutils 0.19: https://docutils.sourceforge.io/">');
+    expect(pageKind(sphinx, "https://www.kernel.org/doc/html/latest/process/submitting-patches.html")).toBe(
+      "docs",
+    );
+    expect(
+      pageKind(page('<meta name="generator" content="Docusaurus v3.5.2">'), "https://example.org/x"),
+    ).toBe("docs");
+    // A blog's generator says nothing about the page's kind.
+    expect(pageKind(page('<meta name="generator" content="Hugo 0.143.1">'), "https://example.org/x")).toBe(
+      "unknown",
+    );
+    expect(pageKind(page(""), "https://docs.python.org/3/tutorial/datastructures.html")).toBe("docs");
+    expect(pageKind(page(""), "https://developer.android.com/get-started/overview")).toBe("docs");
+  });
 });
