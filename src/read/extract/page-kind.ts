@@ -17,7 +17,7 @@ const SCHEMA_KINDS: [RegExp, PageKind][] = [
 // URL shapes of the kinds, as the big platforms write them.
 const URL_KINDS: [RegExp, PageKind][] = [
   [
-    /\/(?:t|d|threads?|showthread\.php|viewtopic\.php|questions|discussions?)\/|\/viewtopic\.php|\/showthread\.php/i,
+    /\/(?:t|d|threads?|showthread\.php|viewtopic\.php|questions|discussions?)\/|\/post\/\d+(?:\/|$)|\/viewtopic\.php|\/showthread\.php/i,
     "forum",
   ],
   [/\/(?:products?|item|itm|dp|p)\/[^/]+|\/product-p?\d|\.product\./i, "product"],

@@ -49,6 +49,9 @@ describe("pageKind: what a page says it is", () => {
 
   it("falls back to the URL's shape, and says unknown when nothing speaks", () => {
     expect(pageKind(page(""), "https://forum.example.org/t/some-topic/123")).toBe("forum");
+    // A federated forum's thread (Lemmy, kbin) is a numbered post; a blog's post has a name.
+    expect(pageKind(page(""), "https://lemmy.ml/post/21018364")).toBe("forum");
+    expect(pageKind(page(""), "https://blog.example.org/post/pruning-apple-trees")).toBe("unknown");
     expect(pageKind(page(""), "https://shop.example.org/collections/shoes")).toBe("listing");
     expect(pageKind(page(""), "https://example.org/docs/getting-started")).toBe("docs");
     expect(pageKind(page(""), "https://example.org/about-us")).toBe("unknown");
