@@ -210,7 +210,11 @@ const USER_CARD =
 /** The poster's name in a poster's card (a profile link, in its heading when it has one), or undefined. */
 function posterName(card: Element): Element | undefined {
   if (!USER_CARD.test(`${card.attribs.class ?? ""} ${card.attribs.id ?? ""}`)) return undefined;
-  const link = findFirst(card, (d) => d.name === "a" && PROFILE_HREF.test(d.attribs.href ?? ""), 200);
+  const link = findFirst(
+    card,
+    (d) => d.name === "a" && PROFILE_HREF.test(d.attribs.href ?? ""),
+    SETTINGS.posterCardScan,
+  );
   if (!link || !collapseWhitespace(textContent(link))) return undefined;
   for (let a = link.parent; a && a !== card && isTag(a); a = a.parent) if (HEADINGS.has(a.name)) return a;
   return link;
