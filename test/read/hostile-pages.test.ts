@@ -85,12 +85,13 @@ describe("parsing and extraction are linear in the input", () => {
       expect(ratio).toBeLessThan(7);
     });
 
-  it("a thread of replies that quote, with statistics and a subject beside each: 4× the posts, about 4× the steps", async () => {
+  it("a thread of replies that quote, with poster cards, statistics and a subject beside each: 4× the posts, about 4× the steps", async () => {
     const thread = (n: number) =>
       `<main><h1>The harbour</h1>${Array.from(
         { length: n },
         (_, i) =>
-          `<div class="post"><h3>Re: The harbour</h3><dl><dt>Joined</dt><dd>Mar ${i}</dd></dl>` +
+          `<div class="post"><h3>Re: The harbour</h3><div class="message-userDetails"><div class="user-info">` +
+          `<h4><a href="/members/u${i}.${i}/">u${i}</a></h4><span>Member</span></div></div><dl><dt>Joined</dt><dd>Mar ${i}</dd></dl>` +
           `<blockquote>${paragraphs(2).join(" ")}</blockquote><p>${paragraphs(1)[0]} Reply ${i}.</p></div>`,
       ).join("")}</main>`;
     const ratio = await growth(

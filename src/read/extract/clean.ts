@@ -187,10 +187,45 @@ function removeChrome(doc: Document, soft: Candidate[], thread: boolean): void {
     if (kind === "chrome" && (prose.get(el) ?? 0) > pageProse * 0.5) continue;
     const chars = stats.of(el).chars;
     const rest = total - chars;
-    if (chars < total * 0.4 || (rest >= 2000 && chars < total * 0.75) || (kind === "comments" && rest >= 500))
-      doomed.push(el);
+    if (
+      chars < total * 0.4 ||
+      (rest >= 2000 && chars < total * 0.75) ||
+      (kind === "comments" && rest >= 500)
+    ) {
+      // A poster's card says who wrote the post: on a thread its name stays, the rank and statistics go.
+      const name = thread && kind === "chrome" ? posterName(el) : undefined;
+      if (name) keepOnly(el, name);
+      else doomed.push(el);
+    }
   }
   removeNodes(doomed);
+}
+
+// A link to a member's profile, as forum software writes it.
+const PROFILE_HREF =
+  /\/(?:members?|users?|u|profiles?|memberlist\.php|member\.php)(?:\/|\?|$)|[?&](?:u|uid|user|userid|showuser)=\d/i;
+const USER_CARD =
+  /(?:^|[\s_-])(?:user-?(?:info|details|card|profile)|post-?profile|message-?user\w*)(?:$|[\s_-])/i;
+
+/** The poster's name in a poster's card (a profile link, in its heading when it has one), or undefined. */
+function posterName(card: Element): Element | undefined {
+  if (!USER_CARD.test(`${card.attribs.class ?? ""} ${card.attribs.id ?? ""}`)) return undefined;
+  const link = findFirst(
+    card,
+    (d) => d.name === "a" && PROFILE_HREF.test(d.attribs.href ?? ""),
+    SETTINGS.posterCardScan,
+  );
+  if (!link || !collapseWhitespace(textContent(link))) return undefined;
+  for (let a = link.parent; a && a !== card && isTag(a); a = a.parent) if (HEADINGS.has(a.name)) return a;
+  return link;
+}
+
+/** Empties the element but for one of its descendants. */
+function keepOnly(el: Element, keep: Element): void {
+  keep.parent = el;
+  keep.prev = null;
+  keep.next = null;
+  el.children = [keep];
 }
 
 /**

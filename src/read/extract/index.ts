@@ -184,7 +184,8 @@ function mainContent(
   if (listing) {
     for (const it of run!.items) items.add(it);
     pruneContent(picked, scores, stats, [...chosen, ...parents, run!.parent], items);
-  } else pruneContent(picked, scores, stats, [...chosen, ...parents], items, kind === "product");
+  } else
+    pruneContent(picked, scores, stats, [...chosen, ...parents], items, kind === "product", kind === "docs");
   dropBoilerplateText(picked, stats);
   return { roots: picked, listing };
 }

@@ -17,7 +17,7 @@ const SCHEMA_KINDS: [RegExp, PageKind][] = [
 // URL shapes of the kinds, as the big platforms write them.
 const URL_KINDS: [RegExp, PageKind][] = [
   [
-    /\/(?:t|d|threads?|showthread\.php|viewtopic\.php|questions|discussions?)\/|\/viewtopic\.php|\/showthread\.php/i,
+    /\/(?:t|d|threads?|showthread\.php|viewtopic\.php|questions|discussions?)\/|\/post\/\d+(?:\/|$)|\/viewtopic\.php|\/showthread\.php/i,
     "forum",
   ],
   [/\/(?:products?|item|itm|dp|p)\/[^/]+|\/product-p?\d|\.product\./i, "product"],
@@ -27,6 +27,13 @@ const URL_KINDS: [RegExp, PageKind][] = [
   ],
   [/\/(?:docs?|documentation|reference|api|manual|guide)\//i, "docs"],
 ];
+
+// A documentation site's own host ("docs.python.org", "developer.android.com"), for a path that says nothing.
+const DOCS_HOST = /^(?:docs?|developers?)\./i;
+
+// Documentation generators that say so in a generator meta tag (a blog generator says nothing about kind).
+const DOCS_GENERATOR =
+  /^(?:sphinx|docutils|docusaurus|mkdocs|rustdoc|gitbook|bookdown|vitepress|vuepress|mdbook|antora|docfx|starlight|nextra|mintlify|typedoc|jsdoc|doxygen|hugo-book|docsy)\b/i;
 
 // Open Graph's product type as shops write it ("product", "og:product", "product.item", "zalando_sharing:product");
 // "product.group" is Facebook's type for a collection of products.
@@ -49,6 +56,12 @@ function schemaTypes(doc: Document): string[] {
     const itemtype = el.attribs.itemtype;
     if (itemtype) for (const t of itemtype.split(/\s+/)) types.push(t.replace(/^.*\//, ""));
     if (el.name === "meta" && el.attribs.property === "og:type") types.push(`og:${el.attribs.content ?? ""}`);
+    if (
+      el.name === "meta" &&
+      el.attribs.name?.toLowerCase() === "generator" &&
+      DOCS_GENERATOR.test(el.attribs.content ?? "")
+    )
+      types.push("generator:docs");
     return true;
   });
   return types;
@@ -56,8 +69,8 @@ function schemaTypes(doc: Document): string[] {
 
 /**
  * The page's kind from what it says about itself: schema.org types first (the publisher's word), then
- * Open Graph's product and article types (a listing's address outranks the article type), then the URL's
- * shape. Structure (repeated items, post markup) is judged where the content is chosen.
+ * Open Graph's product type, a documentation generator's name, Open Graph's article type (a listing's address
+ * outranks it), then the URL's shape and a documentation host. Structure (repeated items, post markup) is judged where the content is chosen.
  */
 export function pageKind(doc: Document, url: string): PageKind {
   const types = schemaTypes(doc);
@@ -67,15 +80,18 @@ export function pageKind(doc: Document, url: string): PageKind {
   if (!oneProduct && types.filter((t) => t === "Product").length >= 3) return "listing";
   for (const [pattern, kind] of SCHEMA_KINDS) if (types.some((t) => pattern.test(t))) return kind;
   if (types.some((t) => OG_PRODUCT.test(t))) return "product";
+  if (types.includes("generator:docs")) return "docs";
   const ogArticle = types.includes("og:article");
   let path = "";
+  let host = "";
   try {
     const u = new URL(url);
     path = u.pathname + u.search;
+    host = u.hostname;
   } catch {
     return ogArticle ? "article" : "unknown";
   }
   if (ogArticle) return LISTING_OVER_OG_ARTICLE.test(path) ? "listing" : "article";
   for (const [pattern, kind] of URL_KINDS) if (pattern.test(path)) return kind;
-  return "unknown";
+  return DOCS_HOST.test(host) ? "docs" : "unknown";
 }

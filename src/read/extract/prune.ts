@@ -36,7 +36,8 @@ const CONDITIONAL = new Set([
  * prose (Readability's conditional cleaning): link lists, image grids, form
  * remnants and short fragments. A block holding `chosen` (the best container, when a wider region was
  * taken around it) stays: its link-heavy neighbours would otherwise take the content with them. The `items`
- * of a listing that is the content are kept whole; on a product page (`specs`), so are its specification rows.
+ * of a listing that is the content are kept whole; on a product page (`specs`), so are its specification rows,
+ * and in documentation (`docs`), its lists of references.
  */
 export function pruneContent(
   roots: Element[],
@@ -45,6 +46,7 @@ export function pruneContent(
   chosen: Element[] = [],
   items: ReadonlySet<Element> = new Set(),
   specs = false,
+  docs = false,
 ): void {
   for (const root of roots) {
     const rootChars = stats.of(root).chars;
@@ -56,6 +58,8 @@ export function pruneContent(
       if (el.name === "table" && isDataTable(el)) return false;
       // So is a listing's item: its title is a link and its words are few by nature.
       if (items.has(el)) return false;
+      // A block inside a heading is the heading's words (GitBook wraps each heading's text in a <div>).
+      if (isHeading(el)) return false;
       if (CONDITIONAL.has(el.name)) blocks.push(el);
       return el.name !== "pre";
     });
@@ -65,7 +69,7 @@ export function pruneContent(
       // A run right beside the chosen content, in the same parent, continues it: a listicle's items after its
       // introduction ("The 10 best blenders": each item's heading links to the shop).
       const apart = !chosen.some((c) => isAncestor(c, el) || c.parent === el.parent);
-      if ((apart && isTeaserRun(el, stats)) || looksLikeWidget(el, scores, stats, rootChars, specs))
+      if ((apart && isTeaserRun(el, stats)) || looksLikeWidget(el, scores, stats, rootChars, specs, docs))
         removeNode(el);
     }
   }
@@ -86,6 +90,7 @@ function looksLikeWidget(
   stats: TextStatsIndex,
   rootChars: number,
   specs: boolean,
+  docs: boolean,
 ): boolean {
   // The linked title of an item of a listing that makes most of the content (a category page) is the item's
   // title, not a link list; teasers beside an article are a minority of its text and still go.
@@ -103,6 +108,10 @@ function looksLikeWidget(
   if (s.commas >= SETTINGS.pruneKeepCommas || s.codeBlocks > 0) return false;
   const isList = el.name === "ul" || el.name === "ol" || el.name === "dl";
   const isTable = el.name === "table";
+  // In documentation a list of links to other pages is the section's references ("Redis string command
+  // reference" under each data type, a setup step per language in a tab pane), not the site's navigation,
+  // which cleaning took with the sidebar; a table of contents links within the page and still goes.
+  if (docs && (isList || el.attribs.role === "tabpanel") && linksAway(el)) return false;
   // An image grid, unless its list items carry sentences (a recipe's steps with a photo each).
   const textItems = s.items >= 2 && s.chars / s.items >= 40;
   if (
@@ -144,6 +153,20 @@ function looksLikeWidget(
  */
 function holdsDefinition(el: Element): boolean {
   return !!findFirst(el, (d) => d.name === "dd");
+}
+
+// Whether a subtree holds a link to another page, each element judged once (nested lists stay linear).
+const awayLinks = new WeakMap<Element, boolean>();
+
+function linksAway(el: Element): boolean {
+  let known = awayLinks.get(el);
+  if (known === undefined) {
+    known =
+      (el.name === "a" && !!el.attribs.href && !el.attribs.href.startsWith("#")) ||
+      el.children.some((c) => isTag(c) && linksAway(c));
+    awayLinks.set(el, known);
+  }
+  return known;
 }
 
 function isSubList(list: Element, stats: TextStatsIndex): boolean {

@@ -142,6 +142,8 @@ export const SETTINGS = {
   posterStatMaxChars: 60,
   /** …and so is its label ("Joined", "Reaction score"). */
   posterStatMaxLabelChars: 30,
+  /** Elements of a poster's card looked at for the poster's name (a card is small; clean.ts). */
+  posterCardScan: 200,
   /** A reply's quote is looked up in the thread above it as runs of this many words (repeated-quotes.ts)… */
   quoteShingleWords: 5,
   /** …when it has at least this many words (a short quote is a phrase the reply answers)… */

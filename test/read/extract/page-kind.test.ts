@@ -49,6 +49,9 @@ describe("pageKind: what a page says it is", () => {
 
   it("falls back to the URL's shape, and says unknown when nothing speaks", () => {
     expect(pageKind(page(""), "https://forum.example.org/t/some-topic/123")).toBe("forum");
+    // A federated forum's thread (Lemmy, kbin) is a numbered post; a blog's post has a name.
+    expect(pageKind(page(""), "https://lemmy.ml/post/21018364")).toBe("forum");
+    expect(pageKind(page(""), "https://blog.example.org/post/pruning-apple-trees")).toBe("unknown");
     expect(pageKind(page(""), "https://shop.example.org/collections/shoes")).toBe("listing");
     expect(pageKind(page(""), "https://example.org/docs/getting-started")).toBe("docs");
     expect(pageKind(page(""), "https://example.org/about-us")).toBe("unknown");
@@ -58,5 +61,21 @@ describe("pageKind: what a page says it is", () => {
   it("does not take an FAQ's questions for a Q&A thread", () => {
     const faq = ld({ "@type": "FAQPage", mainEntity: [{ "@type": "Question" }] });
     expect(pageKind(page(faq), "https://example.org/help")).toBe("unknown");
+  });
+
+  it("takes a page built by a documentation generator, or served from a docs host, for documentation", () => {
+    const sphinx = page('<meta name="generator" content="Docutils 0.19: https://docutils.sourceforge.io/">');
+    expect(pageKind(sphinx, "https://www.kernel.org/doc/html/latest/process/submitting-patches.html")).toBe(
+      "docs",
+    );
+    expect(
+      pageKind(page('<meta name="generator" content="Docusaurus v3.5.2">'), "https://example.org/x"),
+    ).toBe("docs");
+    // A blog's generator says nothing about the page's kind.
+    expect(pageKind(page('<meta name="generator" content="Hugo 0.143.1">'), "https://example.org/x")).toBe(
+      "unknown",
+    );
+    expect(pageKind(page(""), "https://docs.python.org/3/tutorial/datastructures.html")).toBe("docs");
+    expect(pageKind(page(""), "https://developer.android.com/get-started/overview")).toBe("docs");
   });
 });

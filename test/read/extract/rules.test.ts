@@ -580,4 +580,54 @@ describe("extractMarkdown: selection rules", () => {
       expect(markdown).toContain("Pick 5: quiet and strong");
     });
   });
+
+  it("keeps a heading whose words sit in a block of their own inside it (GitBook's <h3><div>)", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<main><article><p>${PROSE}</p><h3 id="install"><div><a href="#install"></a></div>` +
+          `<div class="flex-1">Installing the tools</div></h3><p>${PROSE}</p></article></main>`,
+      ),
+      URL,
+    );
+    expect(markdown).toContain("### Installing the tools");
+  });
+
+  it("drops a block marked nocontent (Google's convention for what is not the page's content)", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<main><article><p>${PROSE}</p><p>${PROSE}</p>` +
+          '<div class="devsite-content-footer nocontent"><p>Except as otherwise noted, the content of this page is ' +
+          "licensed under the Creative Commons Attribution 4.0 License.</p></div></article></main>",
+      ),
+      URL,
+    );
+    expect(markdown).toContain("The committee met");
+    expect(markdown).not.toContain("Creative Commons");
+  });
+
+  it("keeps a documentation section's list of references to other pages", async () => {
+    const refs = ["String", "List", "Set"]
+      .map((t) => `<li><a href="/commands/${t}">Redis ${t} command reference</a></li>`)
+      .join("");
+    const { markdown } = await extractMarkdown(
+      page(
+        `<main><article><h1>Data types</h1><p>${PROSE}</p><h2>Strings</h2><p>${PROSE}</p>` +
+          `<ul>${refs}</ul><h2>Lists</h2><p>${PROSE}</p></article></main>`,
+      ),
+      "https://redis.example.org/docs/latest/develop/data-types/",
+    );
+    expect(markdown).toContain("- Redis List command reference");
+  });
+
+  it("keeps a documentation tab pane of links (a language's setup steps)", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<main><article><p>${PROSE}</p><div role="tablist"><button role="tab" aria-controls="go">Go</button></div>` +
+          '<div id="go" role="tabpanel" hidden><ul><li><a href="https://go.dev/doc/install">Install Go</a></li></ul></div>' +
+          `<p>${PROSE}</p></article></main>`,
+      ),
+      "https://example.org/docs/messaging/quickstart",
+    );
+    expect(markdown).toContain("Install Go");
+  });
 });

@@ -139,3 +139,23 @@ describe("forum threads: a reply's subject line", () => {
     expect(markdown.split("every nightly backup").length - 1).toBe(4);
   });
 });
+
+describe("forum threads: who wrote each post", () => {
+  const post = (who: string, n: number) =>
+    `<article class="message"><div class="message-userDetails"><h4 class="message-name">` +
+    `<a href="/members/${who}.${n}/" class="username">${who}</a></h4><h5 class="userTitle">Well-known member</h5>` +
+    `<div class="message-userExtras">Joined May 2019 · Messages ${n * 100}</div></div>` +
+    `<div class="message-main"><p>Post ${n}: ${QUESTION}</p></div></article>`;
+
+  it("keeps the poster's name from the poster's card, and drops the rank beside it", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<main><h1>Backups stop half way</h1>${post("linc", 1)}${post("k17", 2)}${post("mcrouse", 3)}</main>`,
+      ),
+      "https://forum.example.org/threads/backups-stop-half-way.2880547/",
+    );
+    expect(markdown).toContain("k17");
+    expect(markdown.indexOf("linc")).toBeLessThan(markdown.indexOf("Post 1:"));
+    expect(markdown).not.toContain("Well-known member");
+  });
+});
