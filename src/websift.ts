@@ -284,7 +284,11 @@ export function createWebsift(given?: WebsiftConfig): Websift {
                 deadline,
               ),
             read: (maxChars, lookingFor) => async (url, deadline) => {
-              const page = await read(url, { maxChars, lookingFor, deadline, links: false }, readCtx);
+              const page = await read(
+                url,
+                { maxChars, lookingFor, deadline, links: false, pageText: true },
+                readCtx,
+              );
               return { ...page, error: page.error?.message };
             },
           },

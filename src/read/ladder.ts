@@ -3,6 +3,7 @@ import type { Attempt, Failure } from "../core/status.js";
 import type { Net, NetResponse } from "../net/client.js";
 import { classifyContent, prettyJson } from "./content-kind.js";
 import { textFromEmbeddedData } from "./embedded-data.js";
+import type { PageDates } from "./extract/page-dates.js";
 import { chromiumAvailable } from "./guarded-browser.js";
 import { failureForStatus } from "./http-failure.js";
 import { fetchLlmsTxt, isFrontPage, type LlmsTxt, withLlmsTxt } from "./llms-txt.js";
@@ -37,6 +38,12 @@ export interface ReadDocument {
   lang?: string;
   byline?: string;
   published?: string;
+  /** The days the page states it was published and modified, each with where it was read. */
+  dates?: PageDates;
+  /** The server's Last-Modified header, a date of last resort. */
+  lastModified?: string;
+  /** The page's visible text in blocks, as a browser lays it out (HTML rungs only). */
+  pageText?: string[];
 }
 
 export type LadderOutcome =
@@ -126,6 +133,7 @@ async function fromResponse(
     finalUrl: res.finalUrl,
     contentType: res.contentType,
     fetchedAt: new Date().toISOString(),
+    ...(res.headers["last-modified"] ? { lastModified: res.headers["last-modified"] } : {}),
   };
   switch (content.kind) {
     case "binary": {
@@ -175,7 +183,7 @@ async function fromResponse(
   }
 }
 
-type Base = Pick<ReadDocument, "url" | "finalUrl" | "contentType" | "fetchedAt">;
+type Base = Pick<ReadDocument, "url" | "finalUrl" | "contentType" | "fetchedAt" | "lastModified">;
 
 async function fromHtml(
   res: NetResponse,
@@ -342,11 +350,13 @@ function done(attempts: Attempt[], doc: ReadDocument): LadderOutcome {
   return { ok: true, doc, attempts };
 }
 
-function metadata(page: { lang?: string; byline?: string; published?: string }) {
-  const out: Pick<ReadDocument, "lang" | "byline" | "published"> = {};
+function metadata(page: Pick<ReadDocument, "lang" | "byline" | "published" | "dates" | "pageText">) {
+  const out: Pick<ReadDocument, "lang" | "byline" | "published" | "dates" | "pageText"> = {};
   if (page.lang) out.lang = page.lang;
   if (page.byline) out.byline = page.byline;
   if (page.published) out.published = page.published;
+  if (page.dates) out.dates = page.dates;
+  if (page.pageText) out.pageText = page.pageText;
   return out;
 }
 

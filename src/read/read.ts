@@ -5,6 +5,7 @@ import type { Attempt, Failure, Status } from "../core/status.js";
 import type { Net } from "../net/client.js";
 import type { VetResult } from "../net/vet-url.js";
 import type { Store } from "../store/store.js";
+import type { PageDates } from "./extract/page-dates.js";
 import { failedRead } from "./failed-read.js";
 import {
   type LadderContext,
@@ -46,6 +47,8 @@ export interface ReadOptions {
   signal?: AbortSignal;
   /** fetchBest only: these providers, in this order, even while paid use is frozen. */
   pin?: ExtractProvider[];
+  /** Also hand back the page's visible text in blocks (`pageText`), for text-fragment links to its passages. */
+  pageText?: boolean;
 }
 
 export interface ReadContext {
@@ -85,6 +88,12 @@ export interface ReadResult {
   lang?: string;
   byline?: string;
   published?: string;
+  /** The days the page states it was published and modified, each with where it was read. */
+  dates?: PageDates;
+  /** The server's Last-Modified header. */
+  lastModified?: string;
+  /** Only when asked for (`pageText: true`) and read from HTML: the page's visible text in blocks. */
+  pageText?: string[];
   error?: Failure;
 }
 
@@ -156,6 +165,9 @@ async function present(
     ...(doc.lang ? { lang: doc.lang } : {}),
     ...(doc.byline ? { byline: doc.byline } : {}),
     ...(doc.published ? { published: doc.published } : {}),
+    ...(doc.dates ? { dates: doc.dates } : {}),
+    ...(doc.lastModified ? { lastModified: doc.lastModified } : {}),
+    ...(options.pageText && doc.pageText ? { pageText: doc.pageText } : {}),
   };
   if (!doc.markdown.trim()) {
     const error: Failure = { status: "empty", code: "no_text", message: "the page has no readable text" };
