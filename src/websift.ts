@@ -303,7 +303,7 @@ export function createWebsift(given?: WebsiftConfig): Websift {
       } catch (err) {
         const bad = asBadInput(err);
         const envelope = failureEnvelope("", bad.message);
-        return { status: "error", envelope, facts: [], hops: [], attempts: [], degraded: false };
+        return { status: "error", envelope, facts: [], sources: [], hops: [], attempts: [], degraded: false };
       }
       return withCallDeadline(options, RESEARCH_TIMEOUT_MS, (deadline) =>
         research(question, { ...options, deadline }, { websift, llm }),

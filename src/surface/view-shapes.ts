@@ -25,10 +25,30 @@ const fetchFields = {
   cached: z.boolean().optional(),
 };
 
+// Titles and links are the web's words: the list stands between the text's fence markers, `begin` and `end`.
+const sourceFields = z.looseObject({
+  n: z.number(),
+  read: z.boolean().describe("false: a search result, not read"),
+  title: z.string(),
+  url: z.string(),
+  published: z.string().optional(),
+  modified: z.string().optional(),
+  passages: z.array(z.object({ link: z.string().optional() })).optional(),
+});
+const answerFields = {
+  provider: z.string().optional(),
+  lookedUpAt: z.string().optional(),
+  newestSourceDays: z.number().optional(),
+  sources: z
+    .object({ begin: z.string(), list: z.array(sourceFields), end: z.string() })
+    .optional()
+    .describe("Sources cited as [n], fenced"),
+};
+
 export const VIEW_SHAPES = {
   search: { ...base, ...searchFields },
   fetch: { ...base, ...fetchFields },
-  answer: { ...base, provider: z.string().optional() },
+  answer: { ...base, ...answerFields },
   /** web_result hands over any of the three. */
   result: { ...base, ...searchFields, ...fetchFields },
 };
