@@ -36,7 +36,13 @@ interface Located {
 export function passageLink(url: string, page: PageText, passage: string): string | undefined {
   const span = locate(page, passage);
   if (!span) return undefined;
-  const directive = directiveFor(page, span.start, span.end);
+  let directive = directiveFor(page, span.start, span.end);
+  // A span no directive can single out (it ends in a paragraph the page repeats word for word right after it)
+  // is opened at its start: the link highlights its first blocks instead.
+  for (let b = span.end.block - 1; !directive && b >= span.start.block; b--) {
+    const words = page.words(b).length;
+    if (words) directive = directiveFor(page, span.start, { block: b, word: words - 1 });
+  }
   return directive ? fragmentUrl(url, directive) : undefined;
 }
 

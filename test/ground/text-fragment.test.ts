@@ -145,6 +145,13 @@ describe("passage links", () => {
     expect(opened(page, ja!)).toBe(words(page.blocks[2]));
   });
 
+  it("a span that ends in a paragraph the page repeats right after is opened at its first paragraphs", () => {
+    const filler = "Trails and huts are open from May until October every year.";
+    const page = new PageText(["The summit has a cross made of gilded copper.", filler, filler, filler]);
+    const link = passageLink(url, page, [page.blocks[0], filler, filler].join("\n\n"));
+    expect(opened(page, link!)).toBe(words(`${page.blocks[0]}\n${filler}`));
+  });
+
   it("a passage the page does not hold gets no link", () => {
     const page = new PageText(["Only this text is on the page."]);
     expect(passageLink(url, page, "Something the markdown says that the page never did.")).toBeUndefined();
