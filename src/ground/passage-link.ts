@@ -34,7 +34,7 @@ interface Located {
 
 /** The fragment URL of `passage` on the page at `url`, or undefined when no honest, unique one exists. */
 export function passageLink(url: string, page: PageText, passage: string): string | undefined {
-  const span = locate(page, passage);
+  const span = locateRun(page, passage);
   if (!span) return undefined;
   let directive = directiveFor(page, span.start, span.end);
   // A span no directive can single out (it ends in a paragraph the page repeats word for word right after it)
@@ -47,17 +47,43 @@ export function passageLink(url: string, page: PageText, passage: string): strin
 }
 
 /**
- * Where the passage's first and last words stand in the page's text. A place where the passage fills whole
- * blocks is preferred to one where it is only part of a block (a heading that repeats a paragraph's opening).
+ * Where a run of the extracted text's paragraphs starts and ends on the page: its first paragraph the page shows
+ * (an image's alt text is not shown) and its last one after it. What the extractor left out between them (a
+ * card's date line, a share button) is inside the range a browser highlights; the passage's own words start
+ * and end it.
  */
-export function locate(page: PageText, passage: string): { start: Located; end: Located } | undefined {
+function locateRun(page: PageText, passage: string): { start: Located; end: Located } | undefined {
+  const paragraphs = passage.split(/\n{2,}/).filter((p) => wordsOf(p).length);
+  for (let i = 0; i < paragraphs.length; i++) {
+    const first = locate(page, paragraphs[i]);
+    if (!first) continue;
+    for (let j = paragraphs.length - 1; j > i; j--) {
+      const last = locate(page, paragraphs[j], next(page, first.end));
+      if (last) return { start: first.start, end: last.end };
+    }
+    return first;
+  }
+  return undefined;
+}
+
+/**
+ * Where the passage's first and last words stand in the page's text, at or after `from`. A place where the
+ * passage fills whole blocks is preferred to one where it is only part of a block (a heading that repeats a
+ * paragraph's opening).
+ */
+export function locate(
+  page: PageText,
+  passage: string,
+  from: Located | undefined = { block: 0, word: 0 },
+): { start: Located; end: Located } | undefined {
+  if (!from) return undefined;
   const wanted = wordsOf(passage).map((w) => w.folded);
   if (!wanted.length) return undefined;
   const lead = Math.min(3, wanted.length);
   let partial: { start: Located; end: Located } | undefined;
-  for (let b = 0; b < page.blocks.length; b++) {
+  for (let b = from.block; b < page.blocks.length; b++) {
     const words = page.words(b);
-    for (let j = 0; j < words.length; j++) {
+    for (let j = b === from.block ? from.word : 0; j < words.length; j++) {
       if (words[j].folded !== wanted[0]) continue;
       let run = 1;
       while (run < lead && j + run < words.length && words[j + run].folded === wanted[run]) run++;
