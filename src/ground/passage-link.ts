@@ -82,6 +82,7 @@ export function locate(
   const lead = Math.min(3, wanted.length);
   let partial: { start: Located; end: Located } | undefined;
   for (let b = from.block; b < page.blocks.length; b++) {
+    if (!wanted.slice(0, lead).every((w) => page.mayHold(b, w))) continue;
     const words = page.words(b);
     for (let j = b === from.block ? from.word : 0; j < words.length; j++) {
       if (words[j].folded !== wanted[0]) continue;

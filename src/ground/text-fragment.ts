@@ -78,11 +78,15 @@ const WORDS = new Intl.Segmenter(undefined, { granularity: "word" });
 /** One block folded for matching, with the way back to the block's own offsets. */
 interface FoldedBlock {
   text: string;
-  /** For each folded code unit, the offset in the block where its character starts and ends. */
-  from: number[];
-  to: number[];
+  /**
+   * For each folded code unit, the offset in the block where its character starts and ends; absent when folding
+   * kept every offset (ASCII text, which only changes case).
+   */
+  from?: number[];
+  to?: number[];
 }
 
+const ASCII = /^[\x00-\x7f]*$/;
 /**
  * The page's blocks with what matching needs, computed once per block on first use: the folded text (the
  * spec compares at the base-letter level, so case and accents do not count) and the word boundaries.
@@ -96,6 +100,11 @@ export class PageText {
     this.folded = blocks.map(() => undefined);
     this.bounds = blocks.map(() => undefined);
     this.wordLists = blocks.map(() => undefined);
+  }
+
+  /** Whether block `i` may hold the folded `word`: a cheap test before segmenting the block into words. */
+  mayHold(i: number, word: string): boolean {
+    return this.foldedBlock(i).text.includes(word);
   }
 
   foldedBlock(i: number): FoldedBlock {
@@ -150,12 +159,14 @@ function foldChar(char: string): string {
 }
 
 export function fold(text: string): string {
+  if (ASCII.test(text)) return text.toLowerCase();
   let out = "";
   for (const c of text) out += foldChar(c);
   return out;
 }
 
 function foldWithMap(text: string): FoldedBlock {
+  if (ASCII.test(text)) return { text: text.toLowerCase() };
   let folded = "";
   const from: number[] = [];
   const to: number[] = [];
@@ -190,19 +201,21 @@ function findString(
   for (let b = from.block; b < page.blocks.length; b++) {
     const f = page.foldedBlock(b);
     const startAt = b === from.block ? from.offset : 0;
+    const fromOf = (k: number) => (f.from ? f.from[k] : k);
+    const toOf = (k: number) => (f.to ? f.to[k] : k + 1);
     // The folded offset of the first folded unit whose character starts at or after `startAt`.
-    let k = startAt === 0 ? 0 : f.from.findIndex((o) => o >= startAt);
+    let k = startAt === 0 || !f.from ? startAt : f.from.findIndex((o) => o >= startAt);
     if (k === -1) continue;
     for (;;) {
       const at = f.text.indexOf(q, k);
       if (at === -1) break;
       k = at + 1;
       // A match must cover whole characters of the block.
-      if (at > 0 && f.from[at] === f.from[at - 1]) continue;
+      if (f.from && at > 0 && f.from[at] === f.from[at - 1]) continue;
       const endUnit = at + q.length - 1;
-      if (endUnit + 1 < f.text.length && f.to[endUnit] === f.to[endUnit + 1]) continue;
-      const start = f.from[at];
-      const end = f.to[endUnit];
+      if (f.to && endUnit + 1 < f.text.length && f.to[endUnit] === f.to[endUnit + 1]) continue;
+      const start = fromOf(at);
+      const end = toOf(endUnit);
       if (wordStart && !page.isBoundary(b, start)) continue;
       if (wordEnd && !page.isBoundary(b, end)) continue;
       return { start: { block: b, offset: start }, end: { block: b, offset: end } };

@@ -21,6 +21,7 @@ const text = (page: PageText, d: TextDirective) => {
 };
 /** A passage's span from its first word to its last: what a link highlights. */
 const words = (passage: string) => passage.replace(/[\s.。!?]+$/u, "");
+const words4990 = (blocks: string[]) => words(blocks[4990]);
 /** The passage a link opens at, by the spec's matching over the page's blocks. */
 const opened = (page: PageText, link: string) => {
   const d = parseTextDirective(link.slice(link.indexOf(":~:") + 3));
@@ -150,6 +151,23 @@ describe("passage links", () => {
     const page = new PageText(["The summit has a cross made of gilded copper.", filler, filler, filler]);
     const link = passageLink(url, page, [page.blocks[0], filler, filler].join("\n\n"));
     expect(opened(page, link!)).toBe(words(`${page.blocks[0]}\n${filler}`));
+  });
+
+  it("on a long page only blocks that hold the passage's first words are cut into words", () => {
+    const blocks = Array.from(
+      { length: 5000 },
+      (_, i) =>
+        `Paragraph ${i} of the report: the glacier lost ice again this year, measured for the record.`,
+    );
+    const page = new PageText(blocks);
+    const segmented = new Set<number>();
+    const words = page.words.bind(page);
+    page.words = (block: number) => {
+      segmented.add(block);
+      return words(block);
+    };
+    expect(opened(page, passageLink(url, page, blocks[4990])!)).toBe(words4990(blocks));
+    expect(segmented.size).toBeLessThan(20);
   });
 
   it("a passage the page does not hold gets no link", () => {
