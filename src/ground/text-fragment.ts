@@ -73,7 +73,10 @@ export function parseTextDirective(value: string): TextDirective | undefined {
   return d as TextDirective;
 }
 
-const WORDS = new Intl.Segmenter(undefined, { granularity: "word" });
+// Made at first use: the package root loads this module for every caller, most of whom never link a passage.
+let wordSegmenter: Intl.Segmenter | undefined;
+const wordSegments = (text: string) =>
+  (wordSegmenter ??= new Intl.Segmenter(undefined, { granularity: "word" })).segment(text);
 
 /** One block folded for matching, with the way back to the block's own offsets. */
 interface FoldedBlock {
@@ -122,7 +125,7 @@ export class PageText {
     let set = this.bounds[block];
     if (!set) {
       set = new Set<number>();
-      for (const s of WORDS.segment(text)) set.add(s.index);
+      for (const s of wordSegments(text)) set.add(s.index);
       this.bounds[block] = set;
     }
     return set.has(offset);
@@ -142,7 +145,7 @@ export class PageText {
 /** Word-like segments of `text` with offsets and their folded form. */
 export function wordsOf(text: string): { start: number; end: number; folded: string }[] {
   const out: { start: number; end: number; folded: string }[] = [];
-  for (const s of WORDS.segment(text))
+  for (const s of wordSegments(text))
     if (s.isWordLike) out.push({ start: s.index, end: s.index + s.segment.length, folded: fold(s.segment) });
   return out;
 }
