@@ -59,7 +59,17 @@ function locateRun(page: PageText, passage: string): { start: Located; end: Loca
     if (!first) continue;
     for (let j = paragraphs.length - 1; j > i; j--) {
       const last = locate(page, paragraphs[j], next(page, first.end));
-      if (last) return { start: first.start, end: last.end };
+      if (!last) continue;
+      // The range opens at the copy of its first paragraph nearest before its last: a heading that the menu
+      // repeats earlier on the page must not stretch the highlight over everything in between.
+      let start = first;
+      for (
+        let later = locate(page, paragraphs[i], next(page, start.start));
+        later && before(later.end, last.start);
+        later = locate(page, paragraphs[i], next(page, later.start))
+      )
+        start = later;
+      return { start: start.start, end: last.end };
     }
     return first;
   }
@@ -151,6 +161,10 @@ function resync(
     }
   }
   return undefined;
+}
+
+function before(a: Located, b: Located): boolean {
+  return a.block < b.block || (a.block === b.block && a.word < b.word);
 }
 
 function next(page: PageText, p: Located): Located | undefined {

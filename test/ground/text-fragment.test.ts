@@ -170,6 +170,20 @@ describe("passage links", () => {
     expect(segmented.size).toBeLessThan(20);
   });
 
+  it("a passage opening with a heading the menu repeats opens at the heading beside it", () => {
+    const page = new PageText([
+      "Plans",
+      "Pricing",
+      "Some other text about the product.",
+      "Plans",
+      "Starter costs $19 a month for up to five databases.",
+    ]);
+    const link = passageLink(url, page, "## Plans\n\nStarter costs $19 a month for up to five databases.");
+    const d = parseTextDirective(link!.slice(link!.indexOf(":~:") + 3))!;
+    expect(findTextDirective(page, d)?.start.block).toBe(3);
+    expect(opened(page, link!)).toBe("Plans\nStarter costs $19 a month for up to five databases");
+  });
+
   it("a passage the page does not hold gets no link", () => {
     const page = new PageText(["Only this text is on the page."]);
     expect(passageLink(url, page, "Something the markdown says that the page never did.")).toBeUndefined();
