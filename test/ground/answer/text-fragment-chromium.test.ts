@@ -30,26 +30,26 @@ ${Array.from({ length: 6 }, (_, i) => spaced(`h${i}`, FILLER)).join("\n")}
 </article></main><footer style="margin-top:2500px">The Zugspitze is also home to nobody's trademark.</footer>
 <div style="height:6000px"></div></body></html>`;
 
-let web: SimWeb;
-let loopback: Server;
-let browser: Browser;
-beforeAll(async () => {
-  web = await startSimWeb();
-  // Chromium reads the same page from loopback: nothing leaves the machine.
-  loopback = createServer((_, res) => {
-    res.setHeader("content-type", HTML["content-type"]);
-    res.end(PAGE);
-  });
-  await new Promise<void>((resolve) => loopback.listen(0, "127.0.0.1", resolve));
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ["--no-sandbox"] });
-});
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => loopback?.close(resolve));
-  await web?.close();
-});
-
 describe.skipIf(!existsSync(CHROMIUM_PATH))("answer's passage links in real Chromium", () => {
+  let web: SimWeb;
+  let loopback: Server;
+  let browser: Browser;
+  beforeAll(async () => {
+    web = await startSimWeb();
+    // Chromium reads the same page from loopback: nothing leaves the machine.
+    loopback = createServer((_, res) => {
+      res.setHeader("content-type", HTML["content-type"]);
+      res.end(PAGE);
+    });
+    await new Promise<void>((resolve) => loopback.listen(0, "127.0.0.1", resolve));
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ["--no-sandbox"] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => loopback?.close(resolve));
+    await web?.close();
+  });
+
   it("each link scrolls Chromium to its own passage, past repeated starts, non-ASCII text included", async () => {
     web.route("html.duckduckgo.com", "/html/", {
       headers: HTML,
