@@ -92,6 +92,7 @@ const schemas = lazySchema((z) => {
     signal: signal.optional(),
     pin: z.array(oneOf(["tavily", "exa"]), { error: "must be an array of tavily, exa" }).optional(),
     robots: oneOf(["respect", "ignore", "automated"]).optional(),
+    pageText: flag.optional(),
   });
 
   const ANSWER_OPTIONS = options({

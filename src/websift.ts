@@ -287,7 +287,7 @@ export function createWebsift(given?: WebsiftConfig): Websift {
               // The cascade reads what a search found, not a URL anyone gave: an automated read.
               const page = await read(
                 url,
-                { maxChars, lookingFor, deadline, links: false, robots: "automated" },
+                { maxChars, lookingFor, deadline, links: false, robots: "automated", pageText: true },
                 readCtx,
               );
               return { ...page, error: page.error?.message };
@@ -304,7 +304,7 @@ export function createWebsift(given?: WebsiftConfig): Websift {
       } catch (err) {
         const bad = asBadInput(err);
         const envelope = failureEnvelope("", bad.message);
-        return { status: "error", envelope, facts: [], hops: [], attempts: [], degraded: false };
+        return { status: "error", envelope, facts: [], sources: [], hops: [], attempts: [], degraded: false };
       }
       return withCallDeadline(options, RESEARCH_TIMEOUT_MS, (deadline) =>
         research(question, { ...options, deadline }, { websift, llm }),

@@ -11,11 +11,12 @@ import {
 } from "../ground/envelope.js";
 import { createFence } from "../ground/fence.js";
 import { guardQuery } from "../ground/query-guard.js";
+import { datesLine, lookupTime, numberSources, type Source } from "../ground/sources.js";
 import type { ReadOptions, ReadResult } from "../read/read.js";
 import type { SearchResponse } from "../search/chain.js";
 import type { SearchOptions } from "../search/options.js";
 import type { Turn } from "./deps.js";
-import { digest } from "./digest.js";
+import { type DigestPassage, digest } from "./digest.js";
 import type { LlmClient } from "./llm.js";
 import { planQueries } from "./plan.js";
 import { reflect } from "./reflect.js";
@@ -40,8 +41,13 @@ export interface ResearchDeps {
 }
 
 export interface Fact {
+  /** The page's words condensed or chosen for the question, with `[pK]` marks of the paragraphs it draws on. */
   text: string;
   source: { title: string; url: string };
+  /** The numbers of the result's `sources` the fact comes from, as the envelope cites them. */
+  sources: number[];
+  /** The passages of its source it is drawn from, each with its text-fragment link. */
+  passages: DigestPassage[];
 }
 
 export interface Hop {
@@ -56,6 +62,10 @@ export interface ResearchResult {
   /** The evidence for a model: every fact fenced with its source, one nonce per result. */
   envelope: string;
   facts: Fact[];
+  /** The pages the facts come from, numbered as the envelope and each fact's `sources` cite them. */
+  sources: Source[];
+  /** When the research started (ISO time). */
+  lookedUpAt?: string;
   hops: Hop[];
   attempts: Attempt[];
   /** True when the model was missing or failed somewhere, so a rule or the passages stood in. */
@@ -80,6 +90,7 @@ export async function research(
   deps: ResearchDeps,
 ): Promise<ResearchResult> {
   const maxHops = Math.max(1, options.maxHops ?? 4);
+  const lookedUpAt = deps.now?.() ?? new Date();
   const deadline = callDeadline(options, RESEARCH_TIMEOUT_MS);
   const progress = options.onProgress ?? (() => {});
   const plan = await planQueries(question, options.history ?? [], { llm: deps.llm, now: deps.now, deadline });
@@ -87,13 +98,21 @@ export async function research(
   let degraded = plan.degraded;
   if (!plan.queries.length) {
     const reason = plan.refused[0] ?? "no query could be planned";
-    return { status: "denied", envelope: deniedEnvelope(reason), facts: [], hops: [], attempts, degraded };
+    return {
+      status: "denied",
+      envelope: deniedEnvelope(reason),
+      facts: [],
+      sources: [],
+      hops: [],
+      attempts,
+      degraded,
+    };
   }
 
   const pending = [...plan.queries];
   const asked = new Set<string>();
   const seenUrls = new Set<string>();
-  const facts: Fact[] = [];
+  const facts: PageFact[] = [];
   const hops: Hop[] = [];
   while (pending.length && hops.length < maxHops && deadline.remaining() > MIN_HOP_MS) {
     const query = pending.shift() as string;
@@ -126,7 +145,24 @@ export async function research(
     pending.push(next.query);
   }
   const status = outcome(facts, hops);
-  return { status, envelope: envelopeFor(question, status, facts, hops), facts, hops, attempts, degraded };
+  const sources = numberSources(
+    facts.map((f) => f.page),
+    [],
+  );
+  const cited = facts.map(({ page: _, ...fact }) => ({
+    ...fact,
+    sources: [sources.find((s) => s.url === fact.source.url)?.n ?? 0],
+  }));
+  return {
+    status,
+    envelope: envelopeFor(question, status, cited, sources, hops, lookedUpAt),
+    facts: cited,
+    sources,
+    lookedUpAt: lookedUpAt.toISOString(),
+    hops,
+    attempts,
+    degraded,
+  };
 }
 
 async function runHop(
@@ -135,7 +171,7 @@ async function runHop(
   seenUrls: Set<string>,
   deadline: Deadline,
   deps: ResearchDeps,
-): Promise<{ hop: Hop; facts: Fact[]; attempts: Attempt[]; degraded: boolean }> {
+): Promise<{ hop: Hop; facts: PageFact[]; attempts: Attempt[]; degraded: boolean }> {
   const found = await deps.websift.search(query, { limit: 5, deadline: deadline.child(HOP_SEARCH_MS) });
   const results = found.results.map(({ title, url, snippet }) => ({ title, url, snippet }));
   const toRead = results.filter((r) => !seenUrls.has(r.url)).slice(0, pagesPerHop);
@@ -153,10 +189,17 @@ async function runHop(
       ),
     ),
   );
-  const facts: Fact[] = [];
+  const facts: PageFact[] = [];
   digests.forEach((d, i) => {
-    if (d.text.trim())
-      facts.push({ text: d.text.trim(), source: { title: d.title || toRead[i].title, url: d.url } });
+    if (!d.text.trim()) return;
+    const source = { title: d.title || toRead[i].title, url: d.url };
+    const page = {
+      ...source,
+      ...(d.published ? { published: d.published } : {}),
+      ...(d.modified ? { modified: d.modified } : {}),
+      passages: d.passages,
+    };
+    facts.push({ text: d.text.trim(), source, passages: d.passages, page });
   });
   return {
     hop: {
@@ -171,14 +214,24 @@ async function runHop(
   };
 }
 
+/** A fact as a hop finds it, before the result numbers its sources. */
+type PageFact = Omit<Fact, "sources"> & { page: Omit<Source, "n" | "read"> };
+
 /** ok with evidence; otherwise the searches' or the reads' own failure, never "empty" for a block or a timeout. */
-function outcome(facts: Fact[], hops: Hop[]): Status {
+function outcome(facts: PageFact[], hops: Hop[]): Status {
   if (facts.length) return "ok";
   const statuses = hops.flatMap((h) => [h.status, ...h.read.map((r) => r.status)]);
   return statuses.find((s) => s !== "ok" && s !== "partial" && s !== "empty") ?? "empty";
 }
 
-function envelopeFor(question: string, status: Status, facts: Fact[], hops: Hop[]): string {
+function envelopeFor(
+  question: string,
+  status: Status,
+  facts: Fact[],
+  sources: Source[],
+  hops: Hop[],
+  lookedUpAt: Date,
+): string {
   const queries = hops.map((h) => `'${h.query}'`).join(", ");
   if (status === "offline") return offlineEnvelope(question);
   if (status === "disabled") return disabledEnvelope();
@@ -193,17 +246,17 @@ function envelopeFor(question: string, status: Status, facts: Fact[], hops: Hop[
     ].join("\n");
   }
   const fence = createFence();
-  const blocks = facts.map((f) =>
-    fence.wrap(`From "${f.source.title}" (${f.source.url}):\n${f.text}`, f.source.url),
-  );
-  const sources = facts.map((f, i) => `${i + 1}. ${f.source.title} — ${f.source.url}`);
+  const blocks = facts.map((f) => fence.wrap(`[${f.sources.join("] [")}] ${f.text}`, f.source.url));
+  const list = sources.map((s) => {
+    const dates = datesLine(s);
+    return `[${s.n}] ${s.title.replace(/\s+/g, " ").trim()} — ${s.url}${dates ? ` (${dates})` : ""}`;
+  });
   return [
     WEB_NOTICE,
-    `Research for the question, in ${hops.length} search${hops.length === 1 ? "" : "es"} (${queries}). Facts found, each with its source:`,
+    `Research for the question, in ${hops.length} search${hops.length === 1 ? "" : "es"} (${queries}), looked up ${lookupTime(lookedUpAt)}. Facts found, each opened by the number of its source: cite it as [n]; [pK] marks the paragraph of that source a fact comes from.`,
     "",
     blocks.join("\n\n"),
     "",
-    "Sources:",
-    ...sources,
+    fence.wrap(["Sources read:", ...list].join("\n"), "sources"),
   ].join("\n");
 }

@@ -9,6 +9,7 @@ import { cascade, type ReadFn } from "./cascade.js";
 import {
   deniedEnvelope,
   disabledEnvelope,
+  type EnvelopeParts,
   failureEnvelope,
   linksOnlyEnvelope,
   normalEnvelope,
@@ -18,6 +19,15 @@ import {
 } from "./envelope.js";
 import { progressLine } from "./progress.js";
 import { guardQuery } from "./query-guard.js";
+import {
+  asksForCurrent,
+  daysBefore,
+  linkedPassages,
+  numberSources,
+  passagesOf,
+  sourceDates,
+  sourceDay,
+} from "./sources.js";
 
 export type Route = "browser" | "gemini-cli" | "gemini-api";
 
@@ -34,9 +44,14 @@ export interface AnswerOptions extends CallBudget {
 export interface AnswerResult {
   status: Status;
   envelope: string;
+  /** Numbered as the envelope cites them: the sources it quotes first, then search results never read. */
   sources: Source[];
   attempts: Attempt[];
   provider?: string;
+  /** When the lookup happened (ISO time); absent when none was made. */
+  lookedUpAt?: string;
+  /** Days from the newest read source's stated day to the lookup, for a question about what is current. */
+  newestSourceDays?: number;
 }
 
 export interface AnswerDeps {
@@ -49,6 +64,8 @@ export interface AnswerDeps {
   cascadeTimeoutMs?: number;
   /** false: the operator turned the Wikipedia fallback off. */
   wikipedia?: boolean;
+  /** The lookup's clock (tests pin it). */
+  now?: () => Date;
 }
 
 const ROUTE_RESERVE_MS = 8000;
@@ -134,34 +151,33 @@ async function answerQuery(
     }),
   ]);
   attempts.push(instant.attempt, ...search.attempted);
-  const sources: Source[] = search.results.map((r) => ({ title: r.title, url: r.url }));
-  const done = (
-    status: Status,
-    envelope: string,
-    provider?: string,
-    extra: Source[] = sources,
-  ): AnswerResult => {
+  const lookedUpAt = deps.now?.() ?? new Date();
+  const current = asksForCurrent(q, lookedUpAt);
+  const searched = search.results.map((r) => ({ title: r.title, url: r.url }));
+  const done = (status: Status, envelope: string, sources: Source[], provider?: string): AnswerResult => {
     if (provider) progress(progressLine.answered(provider));
-    return { status, envelope, sources: extra, attempts, ...(provider ? { provider } : {}) };
+    const newest = current ? newestDay(sources) : undefined;
+    return {
+      status,
+      envelope,
+      sources,
+      attempts,
+      ...(provider ? { provider } : {}),
+      lookedUpAt: lookedUpAt.toISOString(),
+      ...(newest ? { newestSourceDays: daysBefore(newest, lookedUpAt) } : {}),
+    };
   };
+  const envelopeOf = (sources: Source[], parts: Pick<EnvelopeParts, "instant" | "page">) =>
+    normalEnvelope({ query: q, sourcesApart: apart, lookedUpAt, current, sources, ...parts });
 
   if (instant.answer) {
     const a = instant.answer;
-    const withInstant =
-      a.url && !sources.some((s) => s.url === a.url)
-        ? [{ title: a.source ?? "Instant answer", url: a.url }, ...sources]
-        : sources;
-    return done(
-      "ok",
-      normalEnvelope({
-        query: q,
-        sourcesApart: apart,
-        instant: { text: a.text, source: a.source },
-        sources: withInstant,
-      }),
-      "duckduckgo-instant",
-      withInstant,
+    const sources = numberSources(
+      a.url ? [{ title: a.source ?? "Instant answer", url: a.url, passages: [{ text: a.text }] }] : [],
+      searched,
     );
+    const instantPart = { text: a.text, source: a.source, ...(a.url ? { n: 1 } : {}) };
+    return done("ok", envelopeOf(sources, { instant: instantPart }), sources, "duckduckgo-instant");
   }
 
   if (search.results.length) {
@@ -173,34 +189,35 @@ async function answerQuery(
       deadline,
       deps.cascadeTimeoutMs ?? 8000,
       (url, a) => progress(progressLine.read(url, a)),
+      current ? { lookedUpAt } : undefined,
     );
     attempts.push(...result.attempts);
     if (result.page) {
       const page = result.page.read;
-      return done(
-        "ok",
-        normalEnvelope({
-          query: q,
-          sourcesApart: apart,
-          page: {
+      const url = page.finalUrl ?? result.page.candidate.url;
+      const text = page.markdown ?? "";
+      const sources = numberSources(
+        [
+          {
             title: page.title || result.page.candidate.title,
-            url: page.finalUrl ?? result.page.candidate.url,
-            text: page.markdown ?? "",
-            truncated: !!page.truncated,
+            url,
+            ...sourceDates(page, lookedUpAt),
+            passages: linkedPassages(url, passagesOf(text), page.pageText),
           },
-          ...(search.answer
-            ? {
-                instant: {
-                  text: search.answer.text,
-                  source: search.answer.provider,
-                  modelGenerated: search.answer.modelGenerated,
-                },
-              }
-            : {}),
-          sources,
-        }),
-        search.provider,
+        ],
+        // The page read is listed once, under the URL it was read from.
+        searched.filter((s) => s.url !== result.page?.candidate.url),
       );
+      const model = search.answer
+        ? {
+            instant: {
+              text: search.answer.text,
+              source: search.answer.provider,
+              modelGenerated: search.answer.modelGenerated,
+            },
+          }
+        : {};
+      return done("ok", envelopeOf(sources, { page: { n: 1, text }, ...model }), sources, search.provider);
     }
   }
 
@@ -220,33 +237,37 @@ async function answerQuery(
       wiki.answer ?? (wiki.results[0] ? { text: wiki.results[0].snippet, provider: "wikipedia" } : undefined);
     if (wiki.status === "ok" && summary?.text) {
       const top = wiki.results[0];
-      const wikiSources = top ? [{ title: top.title, url: top.url }, ...sources] : sources;
-      return done(
-        "ok",
-        normalEnvelope({
-          query: q,
-          sourcesApart: apart,
-          page: {
-            title: top?.title ?? "Wikipedia",
-            url: top?.url ?? "",
-            text: summary.text,
-            truncated: false,
-          },
-          sources: wikiSources,
-        }),
-        "wikipedia",
-        wikiSources,
+      const sources = numberSources(
+        [{ title: top?.title ?? "Wikipedia", url: top?.url ?? "", passages: [{ text: summary.text }] }],
+        searched,
       );
+      return done("ok", envelopeOf(sources, { page: { n: 1, text: summary.text } }), sources, "wikipedia");
     }
   }
 
-  if (sources.length) return done("partial", linksOnlyEnvelope({ query: q, sourcesApart: apart, sources }));
+  const sources = numberSources([], searched);
+  if (sources.length)
+    return done(
+      "partial",
+      linksOnlyEnvelope({ query: q, sourcesApart: apart, lookedUpAt, sources }),
+      sources,
+    );
   const failure = overallFailure(search, wiki);
-  if (failure.status === "offline") return done("offline", offlineEnvelope(q));
+  if (failure.status === "offline") return done("offline", offlineEnvelope(q), sources);
   if (failure.status === "blocked" || failure.status === "rate_limited")
-    return done(failure.status, rateLimitedEnvelope(q));
-  if (failure.status === "empty") return done("empty", failureEnvelope(q, "no results were found"));
-  return done(failure.status, failureEnvelope(q, failure.error ?? "every search provider failed"));
+    return done(failure.status, rateLimitedEnvelope(q), sources);
+  if (failure.status === "empty") return done("empty", failureEnvelope(q, "no results were found"), sources);
+  return done(failure.status, failureEnvelope(q, failure.error ?? "every search provider failed"), sources);
+}
+
+/** The newest day a read source states. */
+function newestDay(sources: Source[]): string | undefined {
+  return sources
+    .filter((s) => s.read)
+    .map(sourceDay)
+    .filter((d): d is string => !!d)
+    .sort()
+    .at(-1);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Deadline } from "../core/deadline.js";
 import type { Attempt } from "../core/status.js";
 import { sharedTokens } from "./relevance.js";
+import { type PageDates, sourceDates, sourceDay } from "./sources.js";
 
 export interface CascadeCandidate {
   title: string;
@@ -14,7 +15,17 @@ export interface ReadPage {
   markdown?: string;
   truncated?: boolean;
   error?: string;
+  dates?: PageDates;
+  lastModified?: string;
+  pageText?: string[];
 }
+
+/** For a question about what is current: wait for every page, and among comparably relevant ones take the newest. */
+export interface PreferRecent {
+  lookedUpAt: Date;
+}
+// A page sharing at least this share of the best page's words with the question counts as comparably relevant.
+const COMPARABLE_RELEVANCE = 0.75;
 
 export type ReadFn = (url: string, deadline: Deadline) => Promise<ReadPage>;
 
@@ -35,14 +46,27 @@ export function cascade(
   deadline: Deadline,
   timeoutMs: number,
   onRead?: (url: string, attempt: Attempt) => void,
+  recent?: PreferRecent,
 ): Promise<CascadeResult> {
   const cap = deadline.child(timeoutMs);
   const attempts: Attempt[] = [];
   const verdicts: (ReadPage | null | undefined)[] = candidates.map(() => undefined);
+  const relevance: number[] = candidates.map(() => 0);
   return new Promise((resolve) => {
     let done = false;
     const settle = (final: boolean) => {
       if (done) return;
+      if (recent) {
+        if (!final && verdicts.some((v) => v === undefined)) return;
+        done = true;
+        cap.abort();
+        const i = newestComparable(verdicts, relevance, recent.lookedUpAt);
+        return resolve(
+          i === -1
+            ? { attempts }
+            : { page: { rank: i + 1, candidate: candidates[i], read: verdicts[i]! }, attempts },
+        );
+      }
       for (let i = 0; i < candidates.length; i++) {
         const v = verdicts[i];
         if (v === undefined && !final) return; // a better-ranked page may still arrive
@@ -68,7 +92,9 @@ export function cascade(
         .then((page) => {
           const ms = Date.now() - started;
           const text = `${page.title ?? ""}\n${page.markdown ?? ""}`;
-          const relevant = page.status === "ok" && !!page.markdown?.trim() && sharedTokens(query, text) > 0;
+          const shared = page.status === "ok" && page.markdown?.trim() ? sharedTokens(query, text) : 0;
+          const relevant = shared > 0;
+          relevance[i] = shared;
           const attempt: Attempt = {
             provider: `read:${hostOf(candidate.url)}`,
             status: relevant ? "ok" : page.status === "ok" ? "empty" : (page.status as Attempt["status"]),
@@ -84,6 +110,26 @@ export function cascade(
     });
     if (candidates.length === 0) settle(true);
   });
+}
+
+/** The best-ranked page unless a comparably relevant one states a newer day; -1 when none is relevant. */
+function newestComparable(
+  verdicts: (ReadPage | null | undefined)[],
+  relevance: number[],
+  lookedUpAt: Date,
+): number {
+  const best = Math.max(0, ...relevance.filter((_, i) => verdicts[i]));
+  let pick = -1;
+  let pickDay = "";
+  verdicts.forEach((v, i) => {
+    if (!v || relevance[i] < best * COMPARABLE_RELEVANCE) return;
+    const day = sourceDay(sourceDates(v, lookedUpAt)) ?? "";
+    if (pick === -1 || day > pickDay) {
+      pick = i;
+      pickDay = day;
+    }
+  });
+  return pick;
 }
 
 function hostOf(url: string): string {

@@ -29,12 +29,26 @@ export function createFence(nonce: string = randomBytes(12).toString("hex")): Fe
   return {
     nonce,
     wrap(text, source, options) {
-      const label = source === undefined ? "" : ` source=${cleanSource(source)}`;
       const clean = options?.redacted ? text : modelSafe(text);
       const body = neutraliseMarkers(clean).trim();
-      return `<<<WEB_CONTENT nonce=${nonce}${label}>>>\n${body}\n<<<END_WEB_CONTENT nonce=${nonce}>>>`;
+      const { begin, end } = fenceMarkers(nonce, source);
+      return `${begin}\n${body}\n${end}`;
     },
   };
+}
+
+/**
+ * The fence's two markers, for a fence that is not one string: a JSON view brackets the web's words (titles,
+ * links) between them, so they stand inside the fence in its serialisation as in the text.
+ */
+export function fenceMarkers(nonce: string, source?: string): { begin: string; end: string } {
+  const label = source === undefined ? "" : ` source=${cleanSource(source)}`;
+  return { begin: `<<<WEB_CONTENT nonce=${nonce}${label}>>>`, end: `<<<END_WEB_CONTENT nonce=${nonce}>>>` };
+}
+
+/** The nonce of the first fence in a text of ours, if it has one. */
+export function fenceNonce(text: string): string | undefined {
+  return /<<<WEB_CONTENT nonce=([A-Za-z0-9_-]{8,64})[\s>]/.exec(text)?.[1];
 }
 
 /** One fenced block with a fresh nonce: the fence exactly as envelopes use it. */

@@ -3,9 +3,10 @@ import { FAILURES, type Status } from "../core/status.js";
 import type { ReadResult } from "../read/read.js";
 import type { SearchResponse } from "../search/chain.js";
 import type { AnswerResult } from "./answer.js";
-import { createFence, modelSafe } from "./fence.js";
+import { createFence, fenceMarkers, fenceNonce, modelSafe, neutraliseMarkers } from "./fence.js";
 import { redactSecrets } from "./redact.js";
 import { noResultsLine, searchHeader, searchList } from "./search-markdown.js";
+import type { Source } from "./sources.js";
 
 /**
  * What a model receives for a result, whatever channel its client picks. Real MCP clients differ in what they
@@ -20,7 +21,36 @@ export interface ModelView {
   status: Status | "pending";
   /** The model's text: our header and instruction lines, everything from the web inside one fence. */
   text: string;
-  [field: string]: string | number | boolean | undefined;
+  /** An answer's or a research's numbered sources, fenced (see `SourcesView`). */
+  sources?: SourcesView;
+  [field: string]: string | number | boolean | SourcesView | undefined;
+}
+
+/**
+ * The numbered sources of an answer for clients that read `structuredContent`: what the text cites as `[n]`,
+ * with each passage's text-fragment link. Titles and links carry strangers' words, so the list stands between
+ * the markers of the text's own fence (same nonce): serialised, it reads `"begin":"<<<WEB_CONTENT …>>>",
+ * "list":[…],"end":"<<<END_WEB_CONTENT …>>>"`, and every string in it is redacted and marker-free.
+ */
+export interface SourcesView {
+  begin: string;
+  list: SourceView[];
+  end: string;
+}
+
+export interface SourceView {
+  n: number;
+  /** Its words are in the text; false: a search result that was never read. */
+  read: boolean;
+  title: string;
+  url: string;
+  /** `YYYY-MM-DD` as the page states it, and where that was read (`meta:…`, `json-ld`, `time`, `byline`, `http-last-modified`). */
+  published?: string;
+  publishedFrom?: string;
+  modified?: string;
+  modifiedFrom?: string;
+  /** The source's passages in the order the text shows them; `link` opens the page at the passage. */
+  passages?: { link?: string }[];
 }
 
 export interface ToolOutput {
@@ -98,7 +128,44 @@ export function pageView(url: string, page: ReadResult, speaker: Speaker = WEB_F
 
 /** web_answer's view: the envelope is written for the model in every outcome (fenced, honest failures). */
 export function answerView(result: AnswerResult): ToolOutput {
-  return output({ status: result.status, text: result.envelope, provider: result.provider });
+  return output({
+    status: result.status,
+    text: result.envelope,
+    provider: result.provider,
+    lookedUpAt: result.lookedUpAt,
+    newestSourceDays: result.newestSourceDays,
+    sources: sourcesView(result.sources, result.envelope),
+  });
+}
+
+/** web_research's view: its envelope, and the sources its facts cite by number. */
+export function researchView(result: { status: Status; envelope: string; sources: Source[] }): ToolOutput {
+  return output({
+    status: result.status,
+    text: result.envelope,
+    sources: sourcesView(result.sources, result.envelope),
+  });
+}
+
+const webLine = (s: string, max: number) => neutraliseMarkers(oneLine(s, max, modelSafe));
+
+/** The sources inside the markers of the text's fence, every string scrubbed as page text is. */
+export function sourcesView(sources: Source[], text: string): SourcesView | undefined {
+  if (!sources.length) return undefined;
+  const { begin, end } = fenceMarkers(fenceNonce(text) ?? createFence().nonce, "sources");
+  const list = sources.map((s): SourceView => {
+    const passages = s.passages?.map((p) => (p.link && modelSafe(p.link) === p.link ? { link: p.link } : {}));
+    return {
+      n: s.n,
+      read: s.read,
+      title: webLine(s.title, 300),
+      url: webLine(s.url, 2000),
+      ...(s.published ? { published: s.published.date, publishedFrom: s.published.from } : {}),
+      ...(s.modified ? { modified: s.modified.date, modifiedFrom: s.modified.from } : {}),
+      ...(passages?.length ? { passages } : {}),
+    };
+  });
+  return { begin, list, end };
 }
 
 /** A lookup that outlived its call: not an error; the model is told what happens next and how to get the result. */

@@ -4,6 +4,7 @@ import type { Net, NetResponse } from "../net/client.js";
 import { alternateLinks, FEED_TYPES } from "./alternate-links.js";
 import { classifyContent, type FormatName, prettyJson } from "./content-kind.js";
 import { textFromEmbeddedData } from "./embedded-data.js";
+import type { PageDates } from "./extract/page-dates.js";
 import { FORMAT_READERS } from "./formats/registry.js";
 import { type CacheHeaders, cacheHeadersOf, conditionalHeaders, type Validators } from "./freshness.js";
 import { chromiumAvailable } from "./guarded-browser.js";
@@ -48,6 +49,12 @@ export interface ReadDocument {
   published?: string;
   /** The feeds (RSS, Atom, JSON Feed) an HTML page names in its head. */
   feeds?: string[];
+  /** The days the page states it was published and modified, each with where it was read. */
+  dates?: PageDates;
+  /** The server's Last-Modified header, a date of last resort. */
+  lastModified?: string;
+  /** The page's visible text in blocks, as a browser lays it out (HTML rungs only). */
+  pageText?: string[];
 }
 
 export type LadderOutcome =
@@ -189,6 +196,7 @@ async function fromResponse(
     finalUrl: res.finalUrl,
     contentType: res.contentType,
     fetchedAt: new Date().toISOString(),
+    ...(res.headers["last-modified"] ? { lastModified: res.headers["last-modified"] } : {}),
   };
   switch (content.kind) {
     case "binary": {
@@ -225,7 +233,7 @@ async function fromResponse(
   }
 }
 
-type Base = Pick<ReadDocument, "url" | "finalUrl" | "contentType" | "fetchedAt" | "feeds">;
+type Base = Pick<ReadDocument, "url" | "finalUrl" | "contentType" | "fetchedAt" | "feeds" | "lastModified">;
 
 /**
  * The site's own reader. Its text is the page when it has one; a failure is kept in the attempts and the generic
@@ -463,11 +471,13 @@ function done(attempts: Attempt[], doc: ReadDocument): LadderOutcome {
   return { ok: true, doc, attempts };
 }
 
-function metadata(page: { lang?: string; byline?: string; published?: string }) {
-  const out: Pick<ReadDocument, "lang" | "byline" | "published"> = {};
+function metadata(page: Pick<ReadDocument, "lang" | "byline" | "published" | "dates" | "pageText">) {
+  const out: Pick<ReadDocument, "lang" | "byline" | "published" | "dates" | "pageText"> = {};
   if (page.lang) out.lang = page.lang;
   if (page.byline) out.byline = page.byline;
   if (page.published) out.published = page.published;
+  if (page.dates) out.dates = page.dates;
+  if (page.pageText) out.pageText = page.pageText;
   return out;
 }
 

@@ -5,6 +5,7 @@ import type { Attempt, Failure, Status } from "../core/status.js";
 import type { Net } from "../net/client.js";
 import type { VetResult } from "../net/vet-url.js";
 import type { Store } from "../store/store.js";
+import type { PageDates } from "./extract/page-dates.js";
 import { failedRead } from "./failed-read.js";
 import { freshnessOf } from "./freshness.js";
 import {
@@ -55,6 +56,8 @@ export interface ReadOptions {
    * user asked for, respected only with WEBSIFT_ROBOTS=respect.
    */
   robots?: RobotsOption;
+  /** Also hand back the page's visible text in blocks (`pageText`), for text-fragment links to its passages. */
+  pageText?: boolean;
 }
 
 export interface ReadContext {
@@ -100,6 +103,12 @@ export interface ReadResult {
   published?: string;
   /** The feeds (RSS, Atom, JSON Feed) the page names in its head, as absolute URLs: read one for its updates. */
   feeds?: string[];
+  /** The days the page states it was published and modified, each with where it was read. */
+  dates?: PageDates;
+  /** The server's Last-Modified header. */
+  lastModified?: string;
+  /** Only when asked for (`pageText: true`) and read from HTML: the page's visible text in blocks. */
+  pageText?: string[];
   error?: Failure;
 }
 
@@ -228,6 +237,9 @@ async function present(
     ...(doc.byline ? { byline: doc.byline } : {}),
     ...(doc.published ? { published: doc.published } : {}),
     ...(doc.feeds?.length ? { feeds: doc.feeds } : {}),
+    ...(doc.dates ? { dates: doc.dates } : {}),
+    ...(doc.lastModified ? { lastModified: doc.lastModified } : {}),
+    ...(options.pageText && doc.pageText ? { pageText: doc.pageText } : {}),
   };
   if (!doc.markdown.trim()) {
     const error: Failure = { status: "empty", code: "no_text", message: "the page has no readable text" };

@@ -1,8 +1,15 @@
 import { z } from "zod";
 import { oneLine } from "../core/one-line.js";
-import { type Attempt, FAILURES } from "../core/status.js";
+import type { Attempt } from "../core/status.js";
 import { modelSafe } from "../ground/fence.js";
-import { answerView, type ModelView, pageView, searchView, type ToolOutput } from "../ground/model-view.js";
+import {
+  answerView,
+  type ModelView,
+  pageView,
+  researchView,
+  searchView,
+  type ToolOutput,
+} from "../ground/model-view.js";
 import type { Websift } from "../websift.js";
 import { VIEW_SHAPES } from "./view-shapes.js";
 
@@ -163,8 +170,7 @@ export const webResearch: WebTool<typeof researchInput> = {
       timeoutMs: run.timeoutMs ?? 120_000,
       onProgress: run.progress,
     });
-    const structured: ModelView = { status: result.status, text: result.envelope };
-    return { text: result.envelope, structured, isError: FAILURES.includes(result.status) };
+    return researchView(result);
   },
 };
 

@@ -35,10 +35,17 @@ describe("websift research", () => {
     expect(code).toBe(1);
   });
 
-  it("--json prints the result shape", async () => {
-    const { out } = await run(["--json", "--max-hops", "2", "zugspitze"]);
+  it("--json prints the model view, --json --raw the result shape", async () => {
+    const view = JSON.parse((await run(["--json", "--max-hops", "2", "zugspitze"])).out);
+    expect(view).toEqual({ status: "disabled", text: expect.stringContaining("Web search is turned off") });
+    const { out } = await run(["--json", "--raw", "--max-hops", "2", "zugspitze"]);
     const parsed = JSON.parse(out);
-    expect(parsed).toMatchObject({ status: "disabled", degraded: true, hops: [{ query: "zugspitze" }] });
+    expect(parsed).toMatchObject({
+      status: "disabled",
+      degraded: true,
+      hops: [{ query: "zugspitze" }],
+      sources: [],
+    });
   });
 
   it("a question with a secret path is bad input and searches nothing", async () => {

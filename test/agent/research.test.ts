@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { digest } from "../../src/agent/digest.js";
 import { createLlm, type LlmClient } from "../../src/agent/llm.js";
 import { research } from "../../src/agent/research.js";
+import { findTextDirective, PageText, parseTextDirective } from "../../src/ground/text-fragment.js";
 import { createWebsift, type Websift } from "../../src/websift.js";
 import { article, ddgResultsPage } from "../ground/answer/ddg-page.js";
 import { type SimWeb, startSimWeb } from "../simweb/index.js";
@@ -106,8 +107,15 @@ describe("research", () => {
 
     const fence = res.envelope.match(/<<<WEB_CONTENT nonce=([A-Za-z0-9_-]+)/);
     expect(fence).not.toBeNull();
-    expect(res.envelope.match(new RegExp(`<<<END_WEB_CONTENT nonce=${fence?.[1]}>>>`, "g"))).toHaveLength(2);
-    expect(res.envelope).toContain("1. Zugspitze height — https://www.example.com/height");
+    // One block per fact and one for the sources, all under the result's one nonce.
+    expect(res.envelope.match(new RegExp(`<<<END_WEB_CONTENT nonce=${fence?.[1]}>>>`, "g"))).toHaveLength(3);
+    expect(res.envelope).toContain("Sources read:\n[1] Zugspitze height — https://www.example.com/height");
+    expect(res.facts.map((f) => f.sources)).toEqual([[1], [2]]);
+    expect(res.sources.map((s) => [s.n, s.url, s.read])).toEqual([
+      [1, "https://www.example.com/height", true],
+      [2, "https://www.example.com/cable", true],
+    ]);
+    expect(res.envelope).toMatch(/>>>\n\[1\] /);
     expect(progress[0]).toBe("🔎 Hop 1/4: searching 'Zugspitze height'");
     expect(progress).toContain("🧭 Missing a fact: next 'first Zugspitze cable car opening year'");
 
@@ -211,6 +219,26 @@ describe("digest", () => {
     expect(lastContent(seen[0])).toMatch(/^Need: railway opening year\n\n<<<WEB_CONTENT nonce=/);
   });
 
+  it("keeps the numbers of the paragraphs it condenses, each with a link that opens the page at it", async () => {
+    const seen = scriptLlm(web, (body) => {
+      // The model is shown numbered paragraphs: it cites the ones that carry the timetable (10 and 12 here).
+      const numbered = lastContent(body).match(/\[p(\d+)\] Paragraph 9 about/);
+      const n = Number(numbered?.[1]);
+      return `The timetable is posted daily [p${n}, p${n + 2}]. Nothing else [p999].`;
+    });
+    const d = await digest("https://www.example.com/long", { lookingFor: "timetable" }, { websift, llm });
+    expect(lastContent(seen[0])).toMatch(/\[p1\] /);
+    expect(d.method).toBe("model");
+    expect(d.passages.map((p) => p.text)).toEqual([LONG[9], LONG[11]]);
+    const page = await websift.read("https://www.example.com/long", { maxChars: 100_000, pageText: true });
+    const blocks = new PageText(page.pageText ?? []);
+    for (const p of d.passages) {
+      expect(page.markdown).toContain(p.text);
+      const found = findTextDirective(blocks, parseTextDirective(p.link!.split(":~:")[1])!);
+      expect(found && blocks.blocks[found.start.block]).toBe(p.text);
+    }
+  });
+
   it("falls back to the reader's passages when the model fails", async () => {
     scriptLlm(web, () => ({ status: 500, body: "" }));
     const d = await digest(
@@ -228,6 +256,8 @@ describe("digest", () => {
     const d = await digest("https://www.example.com/short", { lookingFor: "height" }, { websift, llm });
     expect(d).toMatchObject({ method: "passages", degraded: false });
     expect(d.text).toContain("2,962");
+    expect(d.text.startsWith("[p1] ")).toBe(true);
+    expect(d.passages[0]).toMatchObject({ n: 1, link: expect.stringContaining("#:~:text=") });
     expect(seen).toHaveLength(0);
   });
 

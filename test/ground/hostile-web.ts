@@ -90,10 +90,25 @@ export function expectSafeObject(
   expect(typeof object.text).toBe("string");
   if (fenced) expectFenced(String(object.text), { injected });
   else expect(object.text).not.toMatch(/ignore previous|WEB_CONTENT/i);
-  for (const key of ["markdown", "results", "title", "snippet", "envelope", "sources", "links"])
+  for (const key of ["markdown", "results", "title", "snippet", "envelope", "links"])
     expect(object, key).not.toHaveProperty(key);
+  if ("sources" in object) expectFencedSources(object.sources, String(object.text));
   for (const [key, field] of Object.entries(object)) {
-    if (key === "text") continue;
+    if (key === "text" || key === "sources") continue;
     expect(JSON.stringify(field), key).not.toMatch(/ignore previous|WEB_CONTENT/i);
   }
+}
+
+/**
+ * An answer's structured sources carry the web's words (titles, links), so they stand between the markers of
+ * the text's own fence, in that order when serialised, and nothing in them imitates a marker.
+ */
+export function expectFencedSources(value: unknown, text: string): void {
+  const nonce = /<<<WEB_CONTENT nonce=([A-Za-z0-9_-]+)/.exec(text)?.[1];
+  expect(nonce, "the text's fence").toBeDefined();
+  const sources = value as { begin: string; list: unknown[]; end: string };
+  expect(Object.keys(sources)).toEqual(["begin", "list", "end"]);
+  expect(sources.begin).toBe(`<<<WEB_CONTENT nonce=${nonce} source=sources>>>`);
+  expect(sources.end).toBe(`<<<END_WEB_CONTENT nonce=${nonce}>>>`);
+  expect(JSON.stringify(sources.list)).not.toMatch(/WEB_CONTENT|<<<|>>>/i);
 }

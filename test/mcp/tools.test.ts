@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Websift } from "../../src/websift.js";
 import {
   expectFenced,
+  expectFencedSources,
   expectSafeObject,
   HOSTILE_QUERY,
   HOSTILE_URL,
@@ -137,7 +138,15 @@ describe("MCP tools over the SDK client", () => {
     serveWeb(web);
     const r = await call("web_answer", { query: "typescript" });
     expect(r.isError).toBeFalsy();
-    expect(r.structuredContent).toEqual({ status: "ok", text: textOf(r), provider: "duckduckgo-instant" });
+    expect(r.structuredContent).toMatchObject({
+      status: "ok",
+      text: textOf(r),
+      provider: "duckduckgo-instant",
+    });
+    expect(Object.keys(r.structuredContent ?? {}).sort()).toEqual(
+      ["lookedUpAt", "provider", "sources", "status", "text"].sort(),
+    );
+    expectFencedSources(r.structuredContent?.sources, textOf(r));
     expect(textOf(r)).toMatch(/TypeScript/);
   });
 

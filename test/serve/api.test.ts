@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { writeWebAbility } from "../../src/config/abilities.js";
 import { webFetch, webSearch } from "../../src/surface/tools.js";
 import {
+  expectFencedSources,
   expectSafeObject,
   HOSTILE_QUERY,
   HOSTILE_URL,
@@ -132,7 +133,16 @@ describe("POST /v1/answer", () => {
     const body = await res.json();
     expect(["ok", "partial"]).toContain(body.status);
     expect(body.text).toMatch(FENCE);
-    expect(Object.keys(body).sort()).toEqual(["provider", "status", "text"]);
+    expect(Object.keys(body).sort()).toEqual(["lookedUpAt", "provider", "sources", "status", "text"]);
+    // The numbered sources, fenced like the text: the instant answer's source quoted, the result not read.
+    expectFencedSources(body.sources, body.text);
+    expect(
+      body.sources.list.map((x: { n: number; read: boolean; url: string }) => [x.n, x.read, x.url]),
+    ).toEqual([
+      [1, true, "https://en.wikipedia.org/wiki/Typescript"],
+      [2, false, "https://www.example.com/tides"],
+    ]);
+    expect(body.text).not.toContain(":~:");
   });
 
   it("refuses an empty question", async () => {

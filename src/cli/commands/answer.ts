@@ -14,7 +14,10 @@ export function registerAnswer(program: Command): void {
       oneOf("--route", ["browser", "gemini-cli", "gemini-api"] as const),
     )
     .option("--sources-apart", "keep URLs out of the text; sources are listed separately")
-    .option("--json", "print { status, text, provider } as JSON (text: the fenced envelope)")
+    .option(
+      "--json",
+      "print { status, text, provider, lookedUpAt, sources } as JSON (text: the fenced envelope; sources: numbered, dated, with passage links, fenced)",
+    )
     .option(
       "--raw",
       "with --json: { status, envelope, sources, attempts, provider }; else also list the sources",
@@ -31,9 +34,10 @@ Examples:
     )
     .action(async (words: string[], opts) => {
       // Loaded here, not with the command table: `websift --help` never pays for the renderers.
-      const [{ answerView, redactedRaw }, { redactSecrets }] = await Promise.all([
+      const [{ answerView, redactedRaw }, { redactSecrets }, { datesLine }] = await Promise.all([
         import("../../ground/model-view.js"),
         import("../../ground/redact.js"),
+        import("../../ground/sources.js"),
       ]);
       const websift = await websiftFromEnv({ verbose: opts.verbose });
       try {
@@ -50,9 +54,11 @@ Examples:
           process.stdout.write(`${result.envelope}\n`);
           // Sources kept apart are for a person to see: their titles are strangers' words, outside any fence.
           if (mode === "plain" && opts.sourcesApart && result.sources.length) {
-            const lines = result.sources.map(
-              (s, i) => `${i + 1}. ${s.title.replace(/\s+/g, " ")} — ${s.url}`,
-            );
+            const lines = result.sources.map((s) => {
+              const dates = datesLine(s);
+              const note = [s.read ? "" : "not read", dates].filter(Boolean).join("; ");
+              return `[${s.n}] ${s.title.replace(/\s+/g, " ")} — ${s.url}${note ? ` (${note})` : ""}`;
+            });
             process.stdout.write(redactSecrets(`\nSources:\n${lines.join("\n")}\n`).text);
           }
         }

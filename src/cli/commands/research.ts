@@ -7,7 +7,14 @@ export function registerResearch(program: Command): void {
     .description("Research a question in several searches: the model names the missing fact after each hop.")
     .argument("<question...>", "the question")
     .option("--max-hops <n>", "searches at most (default 4)", parseIntOption("--max-hops", 1, 8), 4)
-    .option("--json", "print { status, envelope, facts, hops, attempts, degraded } as JSON")
+    .option(
+      "--json",
+      "print { status, text, sources } as JSON (text: the fenced envelope; sources: numbered, fenced)",
+    )
+    .option(
+      "--raw",
+      "with --json: the whole result { status, envelope, facts, sources, hops, attempts, degraded }",
+    )
     .option("--verbose", "log provider steps to stderr")
     .addHelpText(
       "after",
@@ -20,6 +27,7 @@ Examples:
   websift research --max-hops 2 --json "latest node.js LTS and its end-of-life date"`,
     )
     .action(async (words: string[], opts) => {
+      const { researchView, redactedRaw } = await import("../../ground/model-view.js");
       const websift = await websiftFromEnv({ verbose: opts.verbose });
       const llm = websift.llm;
       // Hop progress goes to stderr always: a research run takes long enough that silence looks like a hang,
@@ -33,7 +41,7 @@ Examples:
         });
         if (result.degraded && llm)
           progress("⚠️ The language model failed on the way; rules and passages stood in.");
-        if (opts.json) printJson(result);
+        if (opts.json) printJson(opts.raw ? redactedRaw(result) : researchView(result).structured);
         else process.stdout.write(`${result.envelope}\n`);
         process.exitCode =
           result.status === "ok" ? EXIT.ok : result.status === "denied" ? EXIT.badInput : EXIT.failure;

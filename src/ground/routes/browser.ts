@@ -9,6 +9,7 @@ import { serpOutcome } from "../../search/serp/outcome.js";
 import type { AnswerResult } from "../answer.js";
 import { normalEnvelope } from "../envelope.js";
 import { sharedTokens } from "../relevance.js";
+import { numberSources, passagesOf } from "../sources.js";
 import { type BrowserEngineName, browserEngine } from "./browser-engines.js";
 import { searchInTab } from "./browser-search.js";
 import { type GuardedTab, openGuardedTab, within } from "./browser-tab.js";
@@ -88,11 +89,22 @@ export async function browserRoute(
       count: outcome.hits.length,
     };
     const { page, attempts } = await readTop(tab, outcome.hits, query, deps, deadline, !!cdpUrl);
-    const sources = outcome.hits.map((h) => ({ title: h.title, url: h.url }));
     if (!page) return routeFailure(query, [searched, ...attempts], "partial", "no result page could be read");
+    const lookedUpAt = new Date();
+    const sources = numberSources(
+      [{ title: page.title, url: page.url, passages: passagesOf(page.text).map((text) => ({ text })) }],
+      outcome.hits,
+    );
     return {
       status: "ok",
-      envelope: normalEnvelope({ query, sourcesApart: deps.sourcesApart, page, sources }),
+      envelope: normalEnvelope({
+        query,
+        sourcesApart: deps.sourcesApart,
+        lookedUpAt,
+        page: { n: 1, text: page.text },
+        sources,
+      }),
+      lookedUpAt: lookedUpAt.toISOString(),
       sources,
       attempts: [searched, ...attempts],
       provider,

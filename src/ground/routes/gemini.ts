@@ -47,7 +47,10 @@ export async function geminiRoute(
     return routeFailure(query, [attempt(outcome.status, { error: outcome.message })]);
   if (!outcome.answer?.text.trim() || outcome.hits.length === 0)
     return routeFailure(query, [attempt("empty", { error: `${provider.name} gave no grounded answer` })]);
-  const sources = outcome.hits.map((h) => ({ title: h.title, url: h.url }));
+  // A model's answer is no page: its grounding links are listed as searched, not read, in the model's own
+  // order, which its text cites.
+  const sources = outcome.hits.map((h, i) => ({ n: i + 1, title: h.title, url: h.url, read: false }));
+  const lookedUpAt = new Date();
   // The CLI lists its sources under the answer; the envelope lists them itself (or keeps them apart).
   const text = outcome.answer.text.split(/^\s*\**Sources:?\**\s*$/im)[0].trim();
   return {
@@ -55,10 +58,12 @@ export async function geminiRoute(
     envelope: normalEnvelope({
       query,
       sourcesApart: options.sourcesApart,
+      lookedUpAt,
       instant: { text, source: GEMINI_SOURCE_LABEL, modelGenerated: true },
       sources,
     }),
     sources,
+    lookedUpAt: lookedUpAt.toISOString(),
     attempts: [attempt("ok", { count: sources.length })],
     provider: provider.name,
   };

@@ -11,7 +11,9 @@ import { type Rendered, renderMarkdown } from "./markdown.js";
 import { loadMathConverter } from "./math.js";
 import { documentTitle, readMetadata } from "./metadata.js";
 import { holdsOnlyFurniture } from "./no-content.js";
+import type { PageDates } from "./page-dates.js";
 import { type PageKind, pageKind } from "./page-kind.js";
+import { pageTextBlocks } from "./page-text.js";
 import { dropPosterStats } from "./poster-stats.js";
 import { dropOffProductSections } from "./product-sections.js";
 import { proselessItems } from "./proseless-items.js";
@@ -35,6 +37,9 @@ export interface ExtractedPage {
   byline?: string;
   published?: string;
   siteName?: string;
+  dates?: PageDates;
+  /** The page's visible text as a browser lays it out, in blocks: what a text-fragment link is matched against. */
+  pageText?: string[];
 }
 
 /** HTML → main content → markdown, with the content's links moved out of the prose. */
@@ -42,7 +47,7 @@ export async function extractMarkdown(html: string, url: string): Promise<Extrac
   if (/<math[\s>]/i.test(html)) await loadMathConverter();
   const doc = parseHtml(html);
   limitDepth(doc);
-  const meta = readMetadata(doc);
+  const meta = { ...readMetadata(doc), pageText: pageTextBlocks(doc) };
   const baseUrl = baseUrlOf(doc, url);
   const declaredTitle = documentTitle(doc);
   const kind = pageKind(doc, url);

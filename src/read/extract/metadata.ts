@@ -1,5 +1,6 @@
 import type { Document, Element } from "./dom.js";
 import { collapseWhitespace, findAll, findFirst, textContent } from "./dom.js";
+import { type PageDates, readPageDates } from "./page-dates.js";
 
 export interface PageMetadata {
   title?: string;
@@ -7,12 +8,15 @@ export interface PageMetadata {
   published?: string;
   lang?: string;
   siteName?: string;
+  /** The published and modified days the page states, each with where it was read. */
+  dates?: PageDates;
 }
 
 interface LinkedData {
   headline?: string;
   author?: string;
   datePublished?: string;
+  dateModified?: string;
   publisher?: string;
   siteName?: string;
 }
@@ -50,18 +54,24 @@ export function readMetadata(doc: Document): PageMetadata {
     meta.get("content-language") ||
     meta.get("og:locale")?.replace("_", "-");
   const siteName = meta.get("og:site_name") ?? ld.siteName ?? ld.publisher ?? meta.get("application-name");
-  return clean({
-    title,
-    byline: byline && !/^https?:/.test(byline) ? byline : undefined,
-    published,
-    lang,
-    siteName,
-  });
+  const dates = readPageDates(doc, meta, ld);
+  return {
+    ...clean({
+      title,
+      byline: byline && !/^https?:/.test(byline) ? byline : undefined,
+      published,
+      lang,
+      siteName,
+    }),
+    ...(dates.published || dates.modified ? { dates } : {}),
+  };
 }
 
-function clean(m: PageMetadata): PageMetadata {
-  const out: PageMetadata = {};
-  for (const [k, v] of Object.entries(m) as [keyof PageMetadata, string | undefined][]) {
+type TextFields = Omit<PageMetadata, "dates">;
+
+function clean(m: TextFields): TextFields {
+  const out: TextFields = {};
+  for (const [k, v] of Object.entries(m) as [keyof TextFields, string | undefined][]) {
     const value = v ? collapseWhitespace(v) : "";
     if (value && value.length <= 300) out[k] = value;
   }
@@ -155,6 +165,7 @@ function visitLinkedData(node: unknown, found: LinkedData, depth: number): void 
     if (typeof obj.headline === "string") found.headline ??= obj.headline;
     found.author ??= nameOf(obj.author);
     if (typeof obj.datePublished === "string") found.datePublished ??= obj.datePublished;
+    if (typeof obj.dateModified === "string") found.dateModified ??= obj.dateModified;
     found.publisher ??= nameOf(obj.publisher);
   }
   if (obj["@graph"]) visitLinkedData(obj["@graph"], found, depth + 1);

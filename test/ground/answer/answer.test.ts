@@ -62,7 +62,7 @@ describe("answer: the cascade", () => {
     expect(res.envelope).toContain(`Here are the web search results for '${QUERY}'`);
     const fence = fenceOf(res.envelope);
     expect(fence?.[2]).toContain("2,962 metres");
-    expect(fence?.[2]).toContain('Content of "Zugspitze facts"');
+    expect(fence?.[2]).toContain("Sources read:\n[1] Zugspitze facts — ");
     expect(res.envelope.trimEnd().endsWith(`<<<END_WEB_CONTENT nonce=${fence?.[1]}>>>`)).toBe(true);
     expect(res.sources.map((s) => s.url)).toEqual([
       "https://www.example.com/one",
@@ -80,7 +80,7 @@ describe("answer: the cascade", () => {
     page("/two", "Zugspitze second", RELEVANT);
     const res = await websift.answer(QUERY);
     expect(res.status).toBe("ok");
-    expect(fenceOf(res.envelope)?.[2]).toContain('Content of "Zugspitze second"');
+    expect(fenceOf(res.envelope)?.[2]).toContain("Sources read:\n[1] Zugspitze second — ");
   });
 
   it("prefers the higher-ranked page even when a lower one arrives first", async () => {
@@ -88,7 +88,7 @@ describe("answer: the cascade", () => {
     page("/slow-top", "Top ranked", RELEVANT, 600);
     page("/fast-second", "Second ranked", RELEVANT);
     const res = await websift.answer(QUERY);
-    expect(fenceOf(res.envelope)?.[2]).toContain('Content of "Top ranked"');
+    expect(fenceOf(res.envelope)?.[2]).toContain("Sources read:\n[1] Top ranked — ");
   });
 
   it("skips a top page that shares no word with the question (a cookie wall) for a relevant lower one", async () => {
@@ -96,7 +96,7 @@ describe("answer: the cascade", () => {
     page("/cookies", "Before you continue", ["We value your privacy. Accept all to continue browsing."]);
     page("/real", "Zugspitze real", RELEVANT);
     const res = await websift.answer(QUERY);
-    expect(fenceOf(res.envelope)?.[2]).toContain('Content of "Zugspitze real"');
+    expect(fenceOf(res.envelope)?.[2]).toContain("Sources read:\n[1] Zugspitze real — ");
     expect(res.envelope).not.toContain("We value your privacy");
   });
 
@@ -110,7 +110,7 @@ describe("answer: the cascade", () => {
     expect(res.envelope).toContain(
       "If you state any such fact, you have failed. Keep the reply to two short sentences.",
     );
-    expect(res.envelope).not.toContain("Content of");
+    expect(res.envelope).not.toContain("Sources read:");
     expect(res.envelope).not.toContain("Please subscribe");
     expect(res.sources).toHaveLength(3);
   });
@@ -169,7 +169,13 @@ describe("answer: the cascade", () => {
     const res = await websift.answer(QUERY, { mode: "sources" });
     expect(res.status).toBe("ok");
     expect(res.envelope).not.toMatch(/https?:\/\//);
-    expect(res.sources[0]).toEqual({ title: "Zugspitze glacier page 1", url: "https://www.example.com/one" });
+    expect(res.sources[0]).toMatchObject({
+      n: 1,
+      read: true,
+      title: "Zugspitze facts",
+      url: "https://www.example.com/one",
+    });
+    expect(res.envelope).toContain("Sources read:\n[1] Zugspitze facts\n");
   });
 });
 

@@ -76,9 +76,15 @@ describe.runIf(chromiumAvailable())("browserRoute (real Chromium, google)", { ti
     const search = sim.requests.find((r) => r.host === "www.google.com" && r.path === "/search");
     expect(search?.url.searchParams.get("q")).toBe(QUERY);
     expect(search?.url.searchParams.get("hl")).toBe("en");
-    expect(out.sources[0]).toEqual({ title: expect.stringContaining("Tekken 8"), url: ARTICLE_URL });
+    expect(out.sources[0]).toMatchObject({
+      n: 1,
+      read: true,
+      title: expect.stringContaining("Tekken 8"),
+      url: ARTICLE_URL,
+    });
     expect(out.sources).toHaveLength(5);
-    const [, fenced] = out.envelope.split(/Content of "/);
+    expect(out.sources.slice(1).every((s) => !s.read)).toBe(true);
+    const [, fenced] = out.envelope.split(/<<<WEB_CONTENT /);
     expect(fenced).toContain(ARTICLE_TEXT);
     expect(out.envelope).toContain(ARTICLE_URL);
     expect(out.attempts).toEqual([

@@ -61,10 +61,17 @@ describe("gemini-api route", () => {
     expect(out.envelope).toContain(`Model-generated answer (not a page) from ${GEMINI_SOURCE_LABEL}:`);
     expect(out.envelope).toContain("Weather in San Francisco");
     expect(out.sources[0]).toEqual({
+      n: 1,
+      read: false,
       title: "Weather information for San Francisco, CA, US",
       url: "https://www.google.com/search?q=weather+in+San%20Francisco,%20CA,+US",
     });
-    expect(out.sources[1]).toEqual({ title: "weather.gov", url: "https://www.weather.gov/mtr/" });
+    expect(out.sources[1]).toEqual({
+      n: 2,
+      read: false,
+      title: "weather.gov",
+      url: "https://www.weather.gov/mtr/",
+    });
     expect(out.attempts).toEqual([expect.objectContaining({ provider: "gemini", status: "ok", count: 3 })]);
     expect(out.envelope).not.toContain(KEY);
     // The grounding pages themselves are never fetched.
@@ -137,7 +144,7 @@ describe("gemini-cli route", () => {
     expect(out.status).toBe("ok");
     expect(out.provider).toBe("gemini-cli");
     expect(out.sources).toEqual([
-      { title: "Golden Gate Bridge history", url: "https://www.goldengate.org/history/" },
+      { n: 1, read: false, title: "Golden Gate Bridge history", url: "https://www.goldengate.org/history/" },
     ]);
     expect(out.envelope).toContain("The Golden Gate Bridge opened in 1937 [1].");
     expect(out.envelope).toContain(`from ${GEMINI_SOURCE_LABEL}`);
