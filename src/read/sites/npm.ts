@@ -1,0 +1,165 @@
+import { lazySchema } from "../../core/lazy-zod.js";
+import {
+  type PackageSummary,
+  packageLinks,
+  packageMarkdown,
+  readmeMarkdown,
+  webUrl,
+} from "./package-page.js";
+import { readerDrift, type SiteReader } from "./site-reader.js";
+import { parseBody, parseJson, siteGet } from "./site-request.js";
+
+const REGISTRY = "https://registry.npmjs.org";
+// npm's naming rules, plus the capitals of packages published before they were forbidden.
+const NAME = /^(?:@[a-z0-9~-][\w.~-]*\/)?[a-z0-9~-][\w.~-]*$/i;
+/** The registry's own stand-in for a package published without one. */
+const NO_README = /^ERROR: No README data found!?\s*$/;
+
+/** Package metadata as the registry documents it: only what the summary uses, loosely typed where authors wrote it. */
+const Packument = lazySchema((z) =>
+  z.object({
+    name: z.string(),
+    "dist-tags": z.object({ latest: z.string() }).catchall(z.string()),
+    versions: z.record(z.string(), z.unknown()),
+    time: z.record(z.string(), z.unknown()).optional().catch(undefined),
+    readme: z.string().optional().catch(undefined),
+  }),
+);
+
+const Manifest = lazySchema((z) => {
+  const text = z.string().optional().catch(undefined);
+  const urlOf = z
+    .union([z.string(), z.object({ url: z.string().optional() }).transform((o) => o.url)])
+    .optional()
+    .catch(undefined);
+  return z.object({
+    name: z.string(),
+    version: z.string(),
+    description: text,
+    homepage: text,
+    deprecated: z.union([z.string(), z.boolean()]).optional().catch(undefined),
+    readme: text,
+    license: z
+      .union([z.string(), z.object({ type: z.string() }).transform((o) => o.type)])
+      .optional()
+      .catch(undefined),
+    repository: urlOf,
+    bugs: urlOf,
+  });
+});
+
+const Unpublished = lazySchema((z) => z.object({ time: z.object({ unpublished: z.unknown() }) }));
+
+/** The package and version a URL names: `/package/<name>[/v/<version>]` on the site, `/<name>` on the registry. */
+export function npmTarget(url: URL): { name: string; version?: string } | undefined {
+  let path: string;
+  try {
+    path = decodeURIComponent(url.pathname);
+  } catch {
+    return undefined;
+  }
+  if (url.hostname === "registry.npmjs.org") {
+    const name = path.slice(1);
+    return NAME.test(name) ? { name } : undefined;
+  }
+  const m = /^\/package\/((?:@[^/]+\/)?[^/@]+)(?:\/v\/([^/]+))?\/?$/.exec(path);
+  if (!m || !NAME.test(m[1]!)) return undefined;
+  return m[2] ? { name: m[1]!, version: m[2] } : { name: m[1]! };
+}
+
+const registryPath = (name: string) => name.replace("/", "%2f");
+
+export const npm: SiteReader = {
+  name: "npm",
+  hosts: ["www.npmjs.com", "npmjs.com", "registry.npmjs.org"],
+  takes: (url) => npmTarget(url) !== undefined,
+  async read(url, ctx, deadline) {
+    const target = npmTarget(url)!;
+    const accept = { accept: "application/json" };
+    const doc = await siteGet(ctx, `${REGISTRY}/${registryPath(target.name)}`, deadline, {
+      headers: accept,
+    });
+    let manifest: unknown;
+    let published: string | undefined;
+    let latest: string | undefined;
+    let readme: string | undefined;
+    let readmeNote: string | undefined;
+    if (doc.ok) {
+      if (Unpublished().safeParse(doc.res.json()).success)
+        return {
+          ok: false,
+          status: "error",
+          code: "not_found",
+          message: `npm: ${target.name} was unpublished from the registry`,
+        };
+      const packument = parseJson("npm", doc.res, Packument);
+      if (!packument.ok) return packument;
+      latest = packument.value["dist-tags"].latest;
+      const version = target.version ?? latest;
+      manifest = packument.value.versions[version];
+      if (manifest === undefined)
+        return {
+          ok: false,
+          status: "error",
+          code: "not_found",
+          message: `npm: ${target.name} has no version ${version}`,
+        };
+      const time = packument.value.time?.[version];
+      published = typeof time === "string" ? time : undefined;
+      readme = packument.value.readme;
+    } else if (doc.code === "too_large") {
+      // The whole document of a package with thousands of releases is tens of megabytes; its version's manifest is
+      // small, though without the publish dates and the README the whole document carries.
+      const one = await siteGet(
+        ctx,
+        `${REGISTRY}/${registryPath(target.name)}/${target.version ?? "latest"}`,
+        deadline,
+        { headers: accept },
+      );
+      if (!one.ok) return one;
+      manifest = one.res.json();
+      if (manifest === undefined) return readerDrift("npm", "the answer is not JSON");
+      readmeNote =
+        "The registry's document for this package is too large to read whole; its README is on the package page.";
+    } else return doc;
+
+    const parsed = parseBody("npm", manifest, Manifest);
+    if (!parsed.ok) return parsed;
+    const m = parsed.value;
+    readme ??= m.readme;
+    const pageUrl = `https://www.npmjs.com/package/${m.name}`;
+    const body =
+      readme && !NO_README.test(readme)
+        ? await readmeMarkdown(readme, webUrl(m.repository) ?? pageUrl)
+        : undefined;
+    const summary: PackageSummary = {
+      name: m.name,
+      registry: "npm",
+      description: m.description,
+      version: m.version,
+      latest,
+      license: m.license,
+      published,
+      homepage: webUrl(m.homepage),
+      repository: webUrl(m.repository),
+      links: issuesLink(m.bugs),
+      deprecated: typeof m.deprecated === "string" ? m.deprecated : m.deprecated ? "yes" : undefined,
+      install: `npm install ${m.name}${target.version ? `@${m.version}` : ""}`,
+      readme: body?.markdown,
+      readmeNote,
+    };
+    return {
+      ok: true,
+      title: m.name,
+      markdown: packageMarkdown(summary),
+      links: packageLinks(summary, body?.links),
+      via: "registry.npmjs.org",
+      ...(published ? { published } : {}),
+    };
+  },
+};
+
+function issuesLink(bugs: string | undefined): { label: string; url: string }[] {
+  const url = webUrl(bugs);
+  return url ? [{ label: "Issues", url }] : [];
+}
