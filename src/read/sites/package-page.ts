@@ -27,6 +27,8 @@ export interface PackageSummary {
   readme?: string;
   /** Said where the README would be when the registry gave none. */
   readmeNote?: string;
+  /** Further sections after the README (a Go package's documentation index), each under its heading. */
+  sections?: { heading: string; markdown: string }[];
 }
 
 const MAX_DESCRIPTION = 600;
@@ -53,6 +55,8 @@ export function packageMarkdown(p: PackageSummary): string {
   const readme = p.readme && withoutNameHeading(p.readme.trim(), p.name);
   if (readme) parts.push(`## README\n\n${readme}`);
   else parts.push(`## README\n\n${p.readmeNote ?? "The registry has no README for this package."}`);
+  for (const section of p.sections ?? [])
+    if (section.markdown.trim()) parts.push(`## ${section.heading}\n\n${section.markdown.trim()}`);
   return parts.join("\n\n");
 }
 
@@ -62,7 +66,8 @@ function withoutNameHeading(readme: string, name: string): string {
   if (!first) return readme;
   const plain = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "");
   const heading = plain(first[1]!);
-  const repeats = heading === plain(name) || heading === plain(name.replace(/^@[^/]+\//, ""));
+  // "@scope/name" and "github.com/owner/name" are titled by their last part.
+  const repeats = heading === plain(name) || heading === plain(name.split("/").at(-1)!);
   return repeats ? readme.slice(first[0].length).trim() : readme;
 }
 

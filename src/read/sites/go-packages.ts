@@ -1,0 +1,199 @@
+import render from "dom-serializer";
+import {
+  collapseWhitespace,
+  type Element,
+  findAll,
+  findFirst,
+  isTag,
+  parseHtml,
+  removeNodes,
+  textContent,
+} from "../extract/dom.js";
+import { htmlFragmentToMarkdown } from "../extract/fragment.js";
+import {
+  type PackageSummary,
+  packageLinks,
+  packageMarkdown,
+  readmeFromHtml,
+  webUrl,
+} from "./package-page.js";
+import { readerDrift, type SiteReader } from "./site-reader.js";
+import { siteGet } from "./site-request.js";
+
+/**
+ * pkg.go.dev has no JSON API; its unit page is server-rendered from pkgsite's templates, whose `data-test-id`
+ * and `Unit*`/`Documentation-*` classes are what this reader reads: the header's version, publish date and
+ * licenses, the repository beside it, the README, and the documentation's overview and index.
+ */
+
+// The site's own pages, not units: a path whose first segment is one of these is left to the generic ladder.
+const SITE_PAGES = new Set([
+  "search",
+  "about",
+  "license-policy",
+  "badge",
+  "static",
+  "vuln",
+  "styleguide",
+  "play",
+]);
+const UNIT_PATH = /^\/[\w.~+-]+(?:\/[\w.~+-]+)*(?:@[\w.~+-]+)?\/?$/;
+// The main tab (the unit's overview); the others (versions, imports, importers, licenses) are pages of their own.
+const MAIN_TABS = new Set(["", "doc", "overview"]);
+const MAX_PAGE_BYTES = 10 * 1024 * 1024;
+
+/** The unit path (`net/http`, `github.com/x/y/z`) and the version a pkg.go.dev URL names. */
+export function goUnit(url: URL): { path: string; version?: string } | undefined {
+  if (!UNIT_PATH.test(url.pathname) || !MAIN_TABS.has(url.searchParams.get("tab") ?? "")) return undefined;
+  const trimmed = url.pathname.slice(1).replace(/\/$/, "");
+  const [path, version] = trimmed.split("@") as [string, string | undefined];
+  if (SITE_PAGES.has(path.split("/")[0]!)) return undefined;
+  return version ? { path, version } : { path };
+}
+
+export const goPackages: SiteReader = {
+  name: "pkg.go.dev",
+  hosts: ["pkg.go.dev"],
+  takes: (url) => goUnit(url) !== undefined,
+  async read(url, ctx, deadline) {
+    const unit = goUnit(url)!;
+    const pageUrl = `https://pkg.go.dev/${unit.path}${unit.version ? `@${unit.version}` : ""}`;
+    const got = await siteGet(ctx, pageUrl, deadline, {
+      headers: { accept: "text/html" },
+      maxBytes: MAX_PAGE_BYTES,
+    });
+    if (!got.ok) return got;
+    const doc = parseHtml(got.res.text());
+    const byTestId = (id: string) => findFirst(doc, (el) => el.attribs["data-test-id"] === id);
+    const byClass = (name: string) => findFirst(doc, (el) => hasClass(el, name));
+    const heading = byTestId("UnitHeader-title");
+    if (!heading) return readerDrift("pkg.go.dev", "no UnitHeader-title heading");
+    const readmeBox = byTestId("Unit-readmeContent") ?? byClass("UnitReadme-content");
+    const overview = byClass("Documentation-overview");
+    const index = byClass("Documentation-indexList");
+    const directories = byClass("UnitDirectories");
+    if (!readmeBox && !overview && !index && !directories)
+      return readerDrift("pkg.go.dev", "neither a README nor documentation on the unit page");
+
+    const finalUrl = got.res.finalUrl;
+    const readme = readmeBox ? await readmeFromHtml(render(readmeBox.children), finalUrl) : undefined;
+    const commitTime = labelled(byTestId("UnitHeader-commitTime"), "Published:");
+    const published = isoDate(commitTime);
+    const importPath = breadcrumbPath(doc) ?? unit.path;
+    const standard = !importPath.split("/")[0]!.includes(".");
+    const summary: PackageSummary = {
+      name: importPath,
+      registry: "Go",
+      description: synopsis(doc, overview),
+      version: versionOf(byTestId("UnitHeader-version")),
+      license: licenses(byTestId("UnitHeader-licenses")),
+      published: published ?? commitTime,
+      repository: webUrl(findFirst(byClass("UnitMeta-repo") ?? doc, (el) => el.name === "a")?.attribs.href),
+      install: standard ? undefined : `go get ${importPath}${unit.version ? `@${unit.version}` : ""}`,
+      readme: readme?.markdown,
+      readmeNote: "The module has no README here.",
+      sections: [
+        { heading: "Overview", markdown: overview ? await sectionMarkdown(overview, finalUrl) : "" },
+        { heading: "Index", markdown: index ? indexMarkdown(index) : "" },
+        { heading: "Directories", markdown: directories ? await sectionMarkdown(directories, finalUrl) : "" },
+      ],
+    };
+    return {
+      ok: true,
+      title: collapseWhitespace(textContent(heading)) || importPath,
+      markdown: packageMarkdown(summary),
+      links: packageLinks(summary, readme?.links),
+      via: "pkg.go.dev page",
+      ...(published ? { published } : {}),
+      ...(finalUrl !== url.href ? { finalUrl } : {}),
+    };
+  },
+};
+
+function hasClass(el: Element, name: string): boolean {
+  return (el.attribs.class ?? "").split(/\s+/).includes(name);
+}
+
+/** A header item's value without its label ("Published: Feb 6, 2024" → "Feb 6, 2024"). */
+function labelled(el: Element | undefined, label: string): string | undefined {
+  if (!el) return undefined;
+  removeNodes(findAll(el, (e) => e.attribs.hidden !== undefined || hasClass(e, "screen-reader-only")));
+  const text = collapseWhitespace(textContent(el));
+  return (text.startsWith(label) ? text.slice(label.length).trim() : text) || undefined;
+}
+
+/** The version in the header, without the "Latest" chips after it. */
+function versionOf(el: Element | undefined): string | undefined {
+  return labelled(el, "Version:")?.split(" ")[0];
+}
+
+function licenses(el: Element | undefined): string | undefined {
+  if (!el) return undefined;
+  removeNodes(findAll(el, (e) => hasClass(e, "Disclaimer-link")));
+  return labelled(el, "License:");
+}
+
+/** pkgsite's commit time ("Feb 6, 2024") as an ISO date, when it reads as one. */
+function isoDate(text: string | undefined): string | undefined {
+  if (!text) return undefined;
+  const ms = Date.parse(`${text} UTC`);
+  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString().slice(0, 10);
+}
+
+/** The unit's full path, as the breadcrumb's copy button holds it. */
+function breadcrumbPath(doc: ReturnType<typeof parseHtml>): string | undefined {
+  const crumb = findFirst(doc, (el) => el.attribs["data-test-id"] === "UnitHeader-breadcrumb");
+  const copy = crumb && findFirst(crumb, (el) => !!el.attribs["data-to-copy"]);
+  return copy?.attribs["data-to-copy"]?.trim() || undefined;
+}
+
+/** The page's synopsis: its meta description, else the overview's first paragraph. */
+function synopsis(doc: ReturnType<typeof parseHtml>, overview: Element | undefined): string | undefined {
+  const meta = findFirst(doc, (el) => el.name === "meta" && el.attribs.name?.toLowerCase() === "description");
+  const content = meta?.attribs.content?.trim();
+  if (content) return content;
+  const first = overview && findFirst(overview, (el) => el.name === "p");
+  return first ? collapseWhitespace(textContent(first)) || undefined : undefined;
+}
+
+const MAX_INDEX_ENTRIES = 400;
+
+/**
+ * The documentation index as a list of declarations, a type's constructors and methods under it. pkgsite
+ * nests those in an item of their own after the type's, which a generic rendering shows as empty bullets.
+ */
+function indexMarkdown(list: Element): string {
+  const lines: string[] = [];
+  for (const item of list.children) {
+    if (!isTag(item) || item.name !== "li") continue;
+    const nested = findFirst(item, (el) => el.name === "ul");
+    const entries = nested ? findAll(nested, (el) => el.name === "li") : [item];
+    for (const entry of entries) {
+      const text = collapseWhitespace(textContent(entry));
+      if (!text) continue;
+      const declaration = /^(func|type|var|const)\b/.test(text);
+      lines.push(`${nested ? "  " : ""}- ${declaration ? `\`${text}\`` : text}`);
+    }
+    if (lines.length >= MAX_INDEX_ENTRIES) {
+      lines.push(`- … (the index goes on; see the package page)`);
+      break;
+    }
+  }
+  return lines.join("\n");
+}
+
+/** A documentation section as markdown, without its own heading, permalink marks and table of contents. */
+async function sectionMarkdown(section: Element, baseUrl: string): Promise<string> {
+  removeNodes(
+    findAll(
+      section,
+      (el) =>
+        el.name === "h2" ||
+        el.name === "h3" ||
+        el.attribs.role === "navigation" ||
+        el.name === "img" ||
+        hasClass(el, "Documentation-idLink"),
+    ),
+  );
+  return (await htmlFragmentToMarkdown(render(section.children), baseUrl)).markdown;
+}
