@@ -86,6 +86,7 @@ export const goPackages: SiteReader = {
       registry: "Go",
       description: synopsis(doc, overview),
       version: versionOf(byTestId("UnitHeader-version")),
+      latest: latestOf(byTestId("UnitHeader-minorVersionBanner")),
       license: licenses(byTestId("UnitHeader-licenses")),
       published: published ?? commitTime,
       repository: webUrl(findFirst(byClass("UnitMeta-repo") ?? doc, (el) => el.name === "a")?.attribs.href),
@@ -120,6 +121,16 @@ function labelled(el: Element | undefined, label: string): string | undefined {
   removeNodes(findAll(el, (e) => e.attribs.hidden !== undefined || hasClass(e, "screen-reader-only")));
   const text = collapseWhitespace(textContent(el));
   return (text.startsWith(label) ? text.slice(label.length).trim() : text) || undefined;
+}
+
+/**
+ * The latest version, when the page is of an older one: pkgsite marks its banner `--goToLatest` and writes the
+ * latest version into the "Go to latest" link (`…@v1.2.3/…`).
+ */
+function latestOf(banner: Element | undefined): string | undefined {
+  if (!banner || !/--goToLatest\b/.test(banner.attribs.class ?? "")) return undefined;
+  const link = findFirst(banner, (el) => el.name === "a" && !!el.attribs.href);
+  return /@([^/?#]+)/.exec(link?.attribs.href ?? "")?.[1];
 }
 
 /** The version in the header, without the "Latest" chips after it. */

@@ -70,6 +70,23 @@ describe("pkg.go.dev reader", () => {
     expect(h.sim.requests).toHaveLength(1);
   });
 
+  it("says which version is the latest on an older version's page", async () => {
+    const older = siteFixture("go-packages", "github.com-harbourjs-tides.html")
+      .replaceAll("v1.4.0", "v1.2.0")
+      .replace("DetailsHeader-badge--latest", "DetailsHeader-badge--goToLatest")
+      .replace(
+        'href="/github.com/harbourjs/tides" aria-label="Go to Latest Version"',
+        'href="/github.com/harbourjs/tides@v1.4.0" aria-label="Go to Latest Version"',
+      );
+    h.sim.route(GO, "/github.com/harbourjs/tides@v1.2.0", {
+      headers: { "content-type": "text/html" },
+      body: older,
+    });
+    const got = await read("https://pkg.go.dev/github.com/harbourjs/tides@v1.2.0", never, h.ctx());
+    expect(got.markdown).toContain("- Version: v1.2.0 (published 2026-09-30)\n- Latest version: v1.4.0");
+    expect(got.markdown).toContain("- Install: `go get github.com/harbourjs/tides@v1.2.0`");
+  });
+
   it("reads a standard-library package without a README, and names no go get for it", async () => {
     h.sim.route(GO, "/container/ring", page("container-ring.html"));
     const got = await read("https://pkg.go.dev/container/ring", never, h.ctx());
