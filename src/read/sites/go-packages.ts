@@ -96,7 +96,7 @@ export const goPackages: SiteReader = {
       sections: [
         { heading: "Overview", markdown: overview ? await sectionMarkdown(overview, finalUrl) : "" },
         { heading: "Index", markdown: index ? indexMarkdown(index) : "" },
-        { heading: "Directories", markdown: directories ? await sectionMarkdown(directories, finalUrl) : "" },
+        { heading: "Directories", markdown: directories ? directoriesMarkdown(directories, importPath) : "" },
       ],
     };
     return {
@@ -189,6 +189,26 @@ function indexMarkdown(list: Element): string {
       lines.push(`- … (the index goes on; see the package page)`);
       break;
     }
+  }
+  return lines.join("\n");
+}
+
+/**
+ * A module's directories, each with its synopsis, internal ones left out as the page leaves them folded away.
+ * pkgsite writes each synopsis twice (for narrow and wide screens) and nests subdirectories by their prefix.
+ */
+function directoriesMarkdown(box: Element, unitPath: string): string {
+  const lines: string[] = [];
+  for (const row of findAll(box, (el) => el.name === "tr")) {
+    if (hasClass(row, "UnitDirectories-internal") || hasClass(row, "UnitDirectories-tableHeader")) continue;
+    const link = findFirst(row, (el) => el.name === "a" && !!el.attribs.href);
+    if (!link) continue;
+    const path = link.attribs.href!.replace(/^\//, "");
+    const relative = path.startsWith(`${unitPath}/`) ? path.slice(unitPath.length + 1) : path;
+    const synopsisCell = findFirst(row, (el) => hasClass(el, "UnitDirectories-desktopSynopsis"));
+    const synopsis = synopsisCell ? collapseWhitespace(textContent(synopsisCell)) : "";
+    lines.push(`- \`${relative}\`${synopsis ? `: ${synopsis}` : ""}`);
+    if (lines.length >= MAX_INDEX_ENTRIES) break;
   }
   return lines.join("\n");
 }

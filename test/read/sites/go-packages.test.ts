@@ -99,6 +99,18 @@ describe("pkg.go.dev reader", () => {
     expect(md).not.toContain("go get");
   });
 
+  it("reads a module's root page: README and its directories with their synopses, internal ones left out", async () => {
+    h.sim.route(GO, "/github.com/harbourjs/fleet", page("github.com-harbourjs-fleet.html"));
+    const got = await read("https://pkg.go.dev/github.com/harbourjs/fleet", never, h.ctx());
+    expect(got.status).toBe("ok");
+    expect(got.markdown).toContain(
+      "## Directories\n\n- `harbour`: Package harbour models a harbour's quays and basins.\n- `harbour/moorings`: Package moorings assigns boats to moorings.\n- `harbour/berths`",
+    );
+    expect(got.markdown).not.toContain("internal");
+    expect(got.markdown).not.toContain("Show internal");
+    expect(got.markdown).not.toContain("## Index");
+  });
+
   it("says a page without pkgsite's markup is drift, and reads the page the generic way", async () => {
     h.sim.route(GO, "/github.com/harbourjs/tides", html("<main><h1>tides</h1><p>A new design.</p></main>"));
     const got = await read("https://pkg.go.dev/github.com/harbourjs/tides", never, h.ctx());
