@@ -1,3 +1,4 @@
+import type { Deadline } from "../../core/deadline.js";
 import { lazySchema } from "../../core/lazy-zod.js";
 import {
   type PackageSummary,
@@ -6,10 +7,13 @@ import {
   readmeMarkdown,
   webUrl,
 } from "./package-page.js";
-import { readerDrift, type SiteReader } from "./site-reader.js";
+import { readerDrift, type SiteContext, type SiteReader } from "./site-reader.js";
 import { parseBody, parseJson, siteGet } from "./site-request.js";
 
 const REGISTRY = "https://registry.npmjs.org";
+const JSDELIVR = "https://cdn.jsdelivr.net/npm";
+const README_MS = 5000;
+const MAX_README_BYTES = 1024 * 1024;
 // npm's naming rules, plus the capitals of packages published before they were forbidden.
 const NAME = /^(?:@[a-z0-9~-][\w.~-]*\/)?[a-z0-9~-][\w.~-]*$/i;
 /** The registry's own stand-in for a package published without one. */
@@ -84,6 +88,8 @@ export const npm: SiteReader = {
     let latest: string | undefined;
     let readme: string | undefined;
     let readmeNote: string | undefined;
+    /** Read from the version's manifest alone, the whole document being too large. */
+    let partial = false;
     if (doc.ok) {
       if (Unpublished().safeParse(doc.res.json()).success)
         return {
@@ -109,7 +115,8 @@ export const npm: SiteReader = {
       readme = packument.value.readme;
     } else if (doc.code === "too_large") {
       // The whole document of a package with thousands of releases is tens of megabytes; its version's manifest is
-      // small, though without the publish dates and the README the whole document carries.
+      // small, though without the publish dates and the README the whole document carries (read from the
+      // published package instead).
       const one = await siteGet(
         ctx,
         `${REGISTRY}/${registryPath(target.name)}/${target.version ?? "latest"}`,
@@ -119,14 +126,19 @@ export const npm: SiteReader = {
       if (!one.ok) return one;
       manifest = one.res.json();
       if (manifest === undefined) return readerDrift("npm", "the answer is not JSON");
-      readmeNote =
-        "The registry's document for this package is too large to read whole; its README is on the package page.";
+      partial = true;
     } else return doc;
 
     const parsed = parseBody("npm", manifest, Manifest);
     if (!parsed.ok) return parsed;
     const m = parsed.value;
     readme ??= m.readme;
+    if (partial && !readme) {
+      readme = await publishedReadme(m.name, m.version, ctx, deadline);
+      if (!readme)
+        readmeNote =
+          "The registry's document for this package is too large to read whole, and the package's README.md could not be fetched; the README is on the package page.";
+    }
     const pageUrl = `https://www.npmjs.com/package/${m.name}`;
     const body =
       readme && !NO_README.test(readme)
@@ -158,6 +170,24 @@ export const npm: SiteReader = {
     };
   },
 };
+
+/**
+ * The README.md inside the published package, from jsDelivr's mirror of the registry's tarballs
+ * (`cdn.jsdelivr.net/npm/<name>@<version>/<file>`): the registry keeps a package's README only in its whole
+ * document.
+ */
+async function publishedReadme(
+  name: string,
+  version: string,
+  ctx: SiteContext,
+  deadline: Deadline,
+): Promise<string | undefined> {
+  const got = await siteGet(ctx, `${JSDELIVR}/${name}@${version}/README.md`, deadline.child(README_MS), {
+    headers: { accept: "text/markdown, text/plain;q=0.9" },
+    maxBytes: MAX_README_BYTES,
+  });
+  return got.ok && got.res.text().trim() ? got.res.text() : undefined;
+}
 
 function issuesLink(bugs: string | undefined): { label: string; url: string }[] {
   const url = webUrl(bugs);

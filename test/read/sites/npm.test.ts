@@ -91,9 +91,26 @@ describe("npm reader", () => {
       "/@harbourjs%2fwidget/latest",
       json(siteFixture("npm", "harbourjs-widget-latest.json")),
     );
+    h.sim.route("cdn.jsdelivr.net", "/npm/@harbourjs/widget@2.1.0/README.md", {
+      headers: { "content-type": "text/markdown; charset=utf-8" },
+      body: "# @harbourjs/widget\n\nTide tables, from the published package.\n",
+    });
     const page = await read("https://www.npmjs.com/package/@harbourjs/widget", never, h.ctx());
     expect(page).toMatchObject({ status: "ok", source: "site" });
     expect(page.markdown).toContain("- Latest version: 2.1.0\n");
+    expect(page.markdown).toContain("## README\n\nTide tables, from the published package.");
+  });
+
+  it("says where the README is when neither the registry nor the published package gives it", async () => {
+    const huge = JSON.stringify({ ...JSON.parse(widget()), filler: "x".repeat(4 * 1024 * 1024) });
+    h.sim.route(REGISTRY, "/@harbourjs%2fwidget", json(huge));
+    h.sim.route(
+      REGISTRY,
+      "/@harbourjs%2fwidget/latest",
+      json(siteFixture("npm", "harbourjs-widget-latest.json")),
+    );
+    const page = await read("https://www.npmjs.com/package/@harbourjs/widget", never, h.ctx());
+    expect(page.status).toBe("ok");
     expect(page.markdown).toContain("too large to read whole");
   });
 
