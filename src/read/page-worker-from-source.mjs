@@ -3,4 +3,4 @@
 import { register } from "tsx/esm/api";
 
 register();
-export const { extract, pdf, size } = await import("./page-worker.ts");
+export const { extract, pdf, size, wikipediaArticle, goPackage } = await import("./page-worker.ts");

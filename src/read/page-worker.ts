@@ -5,6 +5,8 @@
 import { Deadline } from "../core/deadline.js";
 import { type PdfOutcome, pdfToTextHere } from "./formats/pdf.js";
 import { extractHere, type PageExtraction } from "./page-pool.js";
+import { type GoPageOutcome, goPackagePage } from "./sites/go-package-page.js";
+import { articleMarkdown } from "./sites/wikipedia-article.js";
 import { type SizedText, type SizeOptions, sizeText } from "./size.js";
 
 export function extract(task: { html: string; url: string }): Promise<PageExtraction> {
@@ -24,4 +26,21 @@ export function pdf(task: {
 }): Promise<PdfOutcome> {
   const { bytes, remainingMs, maxPages, maxInflatedBytes } = task;
   return pdfToTextHere(bytes, { deadline: Deadline.after(remainingMs), maxPages, maxInflatedBytes });
+}
+
+/** A Wikipedia article's parser output as markdown (a long article's HTML is megabytes). */
+export function wikipediaArticle(task: {
+  html: string;
+  url: string;
+}): Promise<{ markdown: string; links: string[] }> {
+  return articleMarkdown(task.html, task.url);
+}
+
+/** A pkg.go.dev unit page as a package page. */
+export function goPackage(task: {
+  html: string;
+  url: string;
+  unit: { path: string; version?: string };
+}): Promise<GoPageOutcome> {
+  return goPackagePage(task.html, task.url, task.unit);
 }

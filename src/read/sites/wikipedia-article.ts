@@ -123,10 +123,12 @@ const MAX_INFOBOXES = 2;
 const MAX_INFOBOX_ROWS = 60;
 const MAX_CELL_CHARS = 300;
 
-export async function articleMarkdown(
-  html: string,
-  baseUrl: string,
-): Promise<{ markdown: string; links: string[] }> {
+export interface Article {
+  markdown: string;
+  links: string[];
+}
+
+export async function articleMarkdown(html: string, baseUrl: string): Promise<Article> {
   const doc = parseHtml(html);
   const root = findFirst(doc, (el) => hasClass(el, "mw-parser-output")) ?? doc;
   const boxes = findAll(root, isInfobox).filter(

@@ -1,10 +1,13 @@
 import { decodeHTML } from "entities";
+import type { Deadline } from "../../core/deadline.js";
 import { lazySchema } from "../../core/lazy-zod.js";
 import { oneLine } from "../../core/one-line.js";
+import type { Failure } from "../../core/status.js";
+import { INLINE_BELOW_CHARS, runOnPool } from "../page-pool.js";
 import type { SiteReader } from "./site-reader.js";
 import { readerDrift } from "./site-reader.js";
 import { API_USER_AGENT, parseJson, siteGet } from "./site-request.js";
-import { articleMarkdown } from "./wikipedia-article.js";
+import { type Article, articleMarkdown } from "./wikipedia-article.js";
 
 /** Which article a URL names, on which language's wiki. */
 export interface WikipediaTarget {
@@ -115,7 +118,8 @@ export const wikipedia: SiteReader = {
       article.title,
       target.oldid ? String(article.revid ?? target.oldid) : undefined,
     );
-    const text = await articleMarkdown(article.text, articleUrl);
+    const text = await articleText(article.text, articleUrl, deadline);
+    if (!text.ok) return text;
     if (!text.markdown.trim()) return readerDrift("wikipedia", "parse.text held no article text");
     const title = displayTitle(article.displaytitle) || article.title;
     const fragment = article.redirects?.at(-1)?.tofragment;
@@ -133,6 +137,17 @@ export const wikipedia: SiteReader = {
     };
   },
 };
+
+/** A long article's parser output is megabytes: past the pool's threshold it is read off the event loop. */
+async function articleText(
+  html: string,
+  url: string,
+  deadline: Deadline,
+): Promise<({ ok: true } & Article) | ({ ok: false } & Failure)> {
+  if (html.length < INLINE_BELOW_CHARS) return { ok: true, ...(await articleMarkdown(html, url)) };
+  const ran = await runOnPool<Article>("wikipediaArticle", { html, url }, deadline, "reading the article");
+  return ran.ok ? { ok: true, ...ran.value } : ran;
+}
 
 /** The article's canonical URL on the desktop host; a revision's as `index.php?oldid=`. */
 function pageUrl(host: string, title: string, revid?: string): string {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { closePagePool, pagePoolState } from "../../../src/read/page-pool.js";
 import { read } from "../../../src/read/read.js";
 import { goUnit } from "../../../src/read/sites/go-packages.js";
 import { html, type ReadHarness, startReadHarness } from "../ladder/harness.js";
@@ -8,7 +9,10 @@ let h: ReadHarness;
 beforeAll(async () => {
   h = await startReadHarness();
 });
-afterAll(() => h.close());
+afterAll(async () => {
+  await h.close();
+  await closePagePool();
+});
 beforeEach(() => h.sim.reset());
 
 const never = { render: "never" as const, maxChars: 20_000 };
@@ -68,6 +72,19 @@ describe("pkg.go.dev reader", () => {
     ])
       expect(md, gone).not.toContain(gone);
     expect(h.sim.requests).toHaveLength(1);
+  });
+
+  it("reads a large page on the page pool, off the caller's event loop", async () => {
+    const big = siteFixture("go-packages", "github.com-harbourjs-tides.html").replace(
+      "</head>",
+      `<script>window.__data = "${"x".repeat(80 * 1024)}";</script></head>`,
+    );
+    h.sim.route(GO, "/github.com/harbourjs/tides", { headers: { "content-type": "text/html" }, body: big });
+    const before = pagePoolState().completed;
+    const got = await read("https://pkg.go.dev/github.com/harbourjs/tides", never, h.ctx());
+    expect(got.markdown).toContain("- Latest version: v1.4.0 (published 2026-09-30)");
+    expect(got.markdown).toContain("`func (t Tide) String() string`");
+    expect(pagePoolState().completed).toBe(before + 1);
   });
 
   it("says which version is the latest on an older version's page", async () => {

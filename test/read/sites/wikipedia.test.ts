@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { closePagePool, pagePoolState } from "../../../src/read/page-pool.js";
 import { read } from "../../../src/read/read.js";
 import { wikipediaTarget } from "../../../src/read/sites/wikipedia.js";
 import { article, html, PARAGRAPHS, type ReadHarness, startReadHarness } from "../ladder/harness.js";
@@ -8,7 +9,10 @@ let h: ReadHarness;
 beforeAll(async () => {
   h = await startReadHarness();
 });
-afterAll(() => h.close());
+afterAll(async () => {
+  await h.close();
+  await closePagePool();
+});
 beforeEach(() => h.sim.reset());
 
 const never = { render: "never" as const, maxChars: 20_000 };
@@ -124,6 +128,24 @@ describe("Wikipedia reader: an article through the parse API", () => {
     for (const gone of ["[1]", "Einzelnachweise", "Westshire-Zeitung", "Weblinks", "Offizielle Website"])
       expect(page.markdown, gone).not.toContain(gone);
     expect(h.sim.requests.map((r) => r.host)).toEqual(["de.wikipedia.org"]);
+  });
+
+  it("reads a long article's parser output on the page pool, off the caller's event loop", async () => {
+    const answer = lowmouth();
+    const history = '<h2 id="History">History</h2></div>';
+    const more = Array.from(
+      { length: 1500 },
+      (_, i) => `<p>Paragraph ${i} of the harbour's long history.</p>`,
+    );
+    answer.parse.text = answer.parse.text.replace(history, `${history}${more.join("")}`);
+    expect(answer.parse.text.length).toBeGreaterThan(64 * 1024);
+    h.sim.route(EN, "/w/api.php", json(answer));
+    const before = pagePoolState().completed;
+    const page = await read("https://en.wikipedia.org/wiki/Lowmouth_Harbour", never, h.ctx());
+    expect(page.status).toBe("ok");
+    expect(page.markdown).toContain("## History\n\nParagraph 0 of the harbour's long history.");
+    expect(page.markdown).toContain("| Operator | Lowmouth Harbour Board; Westshire County Council |");
+    expect(pagePoolState().completed).toBe(before + 1);
   });
 
   it("follows a redirect: the result's title and URL are the target's, with its section", async () => {
