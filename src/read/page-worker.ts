@@ -6,7 +6,7 @@ import { Deadline } from "../core/deadline.js";
 import { type PdfOutcome, pdfToTextHere } from "./formats/pdf.js";
 import { extractHere, type PageExtraction } from "./page-pool.js";
 import { type GoPageOutcome, goPackagePage } from "./sites/go-package-page.js";
-import { articleMarkdown } from "./sites/wikipedia-article.js";
+import { type Article, articleMarkdown } from "./sites/wikipedia-article.js";
 import { type SizedText, type SizeOptions, sizeText } from "./size.js";
 
 export function extract(task: { html: string; url: string }): Promise<PageExtraction> {
@@ -31,9 +31,10 @@ export function pdf(task: {
 /** A Wikipedia article's parser output as markdown (a long article's HTML is megabytes). */
 export function wikipediaArticle(task: {
   html: string;
+  displaytitle?: string;
   url: string;
-}): Promise<{ markdown: string; links: string[] }> {
-  return articleMarkdown(task.html, task.url);
+}): Promise<Article> {
+  return articleMarkdown(task.html, task.displaytitle, task.url);
 }
 
 /** A pkg.go.dev unit page as a package page. */

@@ -1,6 +1,6 @@
 import type { Deadline } from "../../core/deadline.js";
 import { INLINE_BELOW_CHARS, runOnPool } from "../page-pool.js";
-import { type GoPageOutcome, goPackagePage } from "./go-package-page.js";
+import type { GoPageOutcome } from "./go-package-page.js";
 import { readerDrift, type SiteReader } from "./site-reader.js";
 import { siteGet } from "./site-request.js";
 
@@ -61,7 +61,11 @@ async function readPage(
   unit: { path: string; version?: string },
   deadline: Deadline,
 ) {
-  if (html.length < INLINE_BELOW_CHARS) return goPackagePage(html, pageUrl, unit);
+  if (html.length < INLINE_BELOW_CHARS) {
+    // Loaded with the first package page: importing websift need not load the HTML parser and renderer.
+    const { goPackagePage } = await import("./go-package-page.js");
+    return goPackagePage(html, pageUrl, unit);
+  }
   const ran = await runOnPool<GoPageOutcome>(
     "goPackage",
     { html, url: pageUrl, unit },

@@ -1,5 +1,4 @@
 import { oneLine } from "../../core/one-line.js";
-import { htmlFragmentToMarkdown } from "../extract/fragment.js";
 
 /** What every package registry's reader says about a package, whatever the registry calls its fields. */
 export interface PackageSummary {
@@ -94,6 +93,9 @@ export function webUrl(raw: unknown): string | undefined {
   }
 }
 
+/** The HTML renderer, loaded with the first README that needs it: importing websift need not load the extractor. */
+const fragment = () => import("../extract/fragment.js");
+
 const FENCE = /^\s{0,3}(```|~~~)/;
 const HTML_BLOCK = /^\s{0,3}<(?!https?:|mailto:)[a-z!/]/i;
 // A line of nothing but images (shields and other badges), linked or not.
@@ -132,6 +134,7 @@ export async function readmeMarkdown(
       // An HTML block runs to the next blank line (CommonMark's rule for block-level tags).
       const block: string[] = [];
       while (i < lines.length && lines[i]!.trim()) block.push(lines[i++]!);
+      const { htmlFragmentToMarkdown } = await fragment();
       const html = await htmlFragmentToMarkdown(block.join("\n"), baseUrl);
       if (html.markdown) out.push(html.markdown, "");
       links.push(...html.links);
@@ -152,6 +155,7 @@ export async function readmeFromHtml(
   html: string,
   baseUrl: string,
 ): Promise<{ markdown: string; links: string[] }> {
+  const { htmlFragmentToMarkdown } = await fragment();
   const got = await htmlFragmentToMarkdown(html, baseUrl);
   return { markdown: demoteHeadings(got.markdown), links: got.links };
 }

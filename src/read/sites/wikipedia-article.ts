@@ -124,11 +124,17 @@ const MAX_INFOBOX_ROWS = 60;
 const MAX_CELL_CHARS = 300;
 
 export interface Article {
+  /** The display title's text (`displaytitle` is HTML: `<i>Dune</i>`), empty when there is none. */
+  title: string;
   markdown: string;
   links: string[];
 }
 
-export async function articleMarkdown(html: string, baseUrl: string): Promise<Article> {
+export async function articleMarkdown(
+  html: string,
+  displaytitle: string | undefined,
+  baseUrl: string,
+): Promise<Article> {
   const doc = parseHtml(html);
   const root = findFirst(doc, (el) => hasClass(el, "mw-parser-output")) ?? doc;
   const boxes = findAll(root, isInfobox).filter(
@@ -142,7 +148,8 @@ export async function articleMarkdown(html: string, baseUrl: string): Promise<Ar
   removeNodes(findAll(root, isApparatus));
   dropApparatusSections(root);
   const body = await htmlFragmentToMarkdown(render(root.children), baseUrl);
-  return { markdown: afterLead(body.markdown, tables), links: body.links };
+  const title = displaytitle ? collapseWhitespace(textContent(parseHtml(displaytitle))) : "";
+  return { title, markdown: afterLead(body.markdown, tables), links: body.links };
 }
 
 function classes(el: Element): string[] {

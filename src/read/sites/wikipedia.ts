@@ -1,4 +1,3 @@
-import { decodeHTML } from "entities";
 import type { Deadline } from "../../core/deadline.js";
 import { lazySchema } from "../../core/lazy-zod.js";
 import { oneLine } from "../../core/one-line.js";
@@ -7,7 +6,7 @@ import { INLINE_BELOW_CHARS, runOnPool } from "../page-pool.js";
 import type { SiteReader } from "./site-reader.js";
 import { readerDrift } from "./site-reader.js";
 import { API_USER_AGENT, parseJson, siteGet } from "./site-request.js";
-import { type Article, articleMarkdown } from "./wikipedia-article.js";
+import type { Article } from "./wikipedia-article.js";
 
 /** Which article a URL names, on which language's wiki. */
 export interface WikipediaTarget {
@@ -118,10 +117,10 @@ export const wikipedia: SiteReader = {
       article.title,
       target.oldid ? String(article.revid ?? target.oldid) : undefined,
     );
-    const text = await articleText(article.text, articleUrl, deadline);
+    const text = await articleText(article.text, article.displaytitle, articleUrl, deadline);
     if (!text.ok) return text;
     if (!text.markdown.trim()) return readerDrift("wikipedia", "parse.text held no article text");
-    const title = displayTitle(article.displaytitle) || article.title;
+    const title = text.title || article.title;
     const fragment = article.redirects?.at(-1)?.tofragment;
     const finalUrl = fragment
       ? `${articleUrl}#${encodeURIComponent(fragment.replaceAll(" ", "_"))}`
@@ -141,11 +140,17 @@ export const wikipedia: SiteReader = {
 /** A long article's parser output is megabytes: past the pool's threshold it is read off the event loop. */
 async function articleText(
   html: string,
+  displaytitle: string | undefined,
   url: string,
   deadline: Deadline,
 ): Promise<({ ok: true } & Article) | ({ ok: false } & Failure)> {
-  if (html.length < INLINE_BELOW_CHARS) return { ok: true, ...(await articleMarkdown(html, url)) };
-  const ran = await runOnPool<Article>("wikipediaArticle", { html, url }, deadline, "reading the article");
+  if (html.length < INLINE_BELOW_CHARS) {
+    // Loaded with the first article: importing websift need not load the HTML parser and renderer.
+    const { articleMarkdown } = await import("./wikipedia-article.js");
+    return { ok: true, ...(await articleMarkdown(html, displaytitle, url)) };
+  }
+  const task = { html, displaytitle, url };
+  const ran = await runOnPool<Article>("wikipediaArticle", task, deadline, "reading the article");
   return ran.ok ? { ok: true, ...ran.value } : ran;
 }
 
@@ -153,15 +158,6 @@ async function articleText(
 function pageUrl(host: string, title: string, revid?: string): string {
   const path = encodeURIComponent(title.replaceAll(" ", "_")).replace(/%2F/g, "/").replace(/%3A/g, ":");
   return revid ? `https://${host}/w/index.php?title=${path}&oldid=${revid}` : `https://${host}/wiki/${path}`;
-}
-
-/** The display title's text (it is HTML: `<i>Dune</i>`, `<span class="mw-page-title-main">…</span>`). */
-function displayTitle(html: string | undefined): string {
-  return html
-    ? decodeHTML(html.replace(/<[^>]*>/g, ""))
-        .replace(/\s+/g, " ")
-        .trim()
-    : "";
 }
 
 function sameArticle(asked: URL, final: string): boolean {
