@@ -203,18 +203,33 @@ function infoboxTable(box: Element): string | undefined {
   return [`| ${title || "Infobox"} | |`, "| --- | --- |", ...rows].join("\n");
 }
 
-/** The box's own rows in order: a table nested in a cell (a signature, a small chart) is part of its cell. */
+/**
+ * The box's own rows in order: a table nested in a cell (a signature, a small chart) is part of its cell, but
+ * a child box in a full-width cell (an officeholder's box inside a person's) gives its rows in its place.
+ */
 function rowsOf(box: Element): Element[] {
   const rows: Element[] = [];
   const visit = (el: Element) => {
     for (const child of el.children) {
       if (!isTag(child)) continue;
-      if (child.name === "tr") rows.push(child);
-      else if (child.name !== "td" && child.name !== "th") visit(child);
+      if (child.name === "tr") {
+        const nested = childBox(child);
+        if (nested) visit(nested);
+        else rows.push(child);
+      } else if (child.name !== "td" && child.name !== "th") visit(child);
     }
   };
   visit(box);
   return rows;
+}
+
+function childBox(row: Element): Element | undefined {
+  const cells = row.children.filter((c): c is Element => isTag(c) && (c.name === "td" || c.name === "th"));
+  if (cells.length !== 1 || !hasClass(cells[0]!, "infobox-full-data")) return undefined;
+  return findFirst(
+    cells[0]!,
+    (el) => el.name === "table" && classes(el).some((c) => c.startsWith("infobox")),
+  );
 }
 
 function isHidden(el: Element): boolean {

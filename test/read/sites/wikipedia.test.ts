@@ -109,6 +109,24 @@ describe("Wikipedia reader: an article through the parse API", () => {
     expect(h.sim.requests[0]!.headers["user-agent"]).toMatch(/^websift\//);
   });
 
+  it("gives a child box's rows in its place in the infobox, not as one run of text", async () => {
+    const answer = lowmouth();
+    const child =
+      '<tr><td colspan="2" class="infobox-full-data"><table class="infobox-subbox infobox-3cols-child"><tbody>' +
+      '<tr><th colspan="2" class="infobox-header">Lifeboat station</th></tr>' +
+      '<tr><th class="infobox-label">Opened</th><td class="infobox-data">1931</td></tr>' +
+      '<tr><th class="infobox-label">Boats</th><td class="infobox-data">2</td></tr></tbody></table></td></tr>';
+    answer.parse.text = answer.parse.text.replace(
+      '<tr><th scope="row" class="infobox-label">Website</th>',
+      `${child}<tr><th scope="row" class="infobox-label">Website</th>`,
+    );
+    h.sim.route(EN, "/w/api.php", json(answer));
+    const page = await read("https://en.wikipedia.org/wiki/Lowmouth_Harbour", never, h.ctx());
+    expect(page.markdown).toContain(
+      "| **Lifeboat station** | |\n| Opened | 1931 |\n| Boats | 2 |\n| Website |",
+    );
+  });
+
   it("reads Parsoid's sectioned output on another language's wiki, from a mobile URL, in that language", async () => {
     h.sim.route(
       "de.wikipedia.org",
