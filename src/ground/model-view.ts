@@ -114,10 +114,16 @@ export function errorView(text: string): ToolOutput {
   return { ...output({ status: "error", text: oneLine(text, 500, modelSafe) }), isError: true };
 }
 
+/** A site reader's name and the endpoint that gave the text (both written by the reader, not the site). */
+function readerNamed(page: ReadResult): string {
+  if (!page.reader) return "";
+  return ` (${oneLine(`${page.reader.name} via ${page.reader.via}`, 120, modelSafe)})`;
+}
+
 function pageText(page: ReadResult, readOn: Speaker["readOn"]): string {
   const facts = [
     page.status !== "ok" ? `status: ${page.status}` : undefined,
-    page.source ? `source: ${page.source}` : undefined,
+    page.source ? `source: ${page.source}${readerNamed(page)}` : undefined,
     page.cached ? "cached" : undefined,
   ];
   if (page.truncated || page.nextOffset !== undefined) {

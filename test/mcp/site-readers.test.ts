@@ -40,7 +40,9 @@ describe("MCP web_fetch of a site with a reader of its own", () => {
     const r = await fetchPage("https://en.wikipedia.org/wiki/Lowmouth_Harbour");
     expect(r.isError).toBeFalsy();
     const text = textOf(r);
-    expect(text.split("\n")[0]).toBe("https://en.wikipedia.org/wiki/Lowmouth_Harbour (source: site)");
+    expect(text.split("\n")[0]).toBe(
+      "https://en.wikipedia.org/wiki/Lowmouth_Harbour (source: site (wikipedia via en.wikipedia.org parse API))",
+    );
     expectFenced(text);
     expectSafeObject(r.structuredContent, { status: "ok" });
     expect(r.structuredContent).toMatchObject({ source: "site" });
@@ -56,7 +58,9 @@ describe("MCP web_fetch of a site with a reader of its own", () => {
     web.route("registry.npmjs.org", "/tiny-tarball", json(doc));
     const r = await fetchPage("https://www.npmjs.com/package/tiny-tarball");
     const text = textOf(r);
-    expect(text.split("\n")[0]).toBe("https://www.npmjs.com/package/tiny-tarball (source: site)");
+    expect(text.split("\n")[0]).toBe(
+      "https://www.npmjs.com/package/tiny-tarball (source: site (npm via registry.npmjs.org))",
+    );
     expectFenced(text);
     expectSafeObject(r.structuredContent, { status: "ok" });
     expect(text).toContain("- Latest version: 1.0.0");
