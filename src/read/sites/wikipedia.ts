@@ -74,6 +74,21 @@ const ErrorAnswer = lazySchema((z) =>
   z.object({ error: z.object({ code: z.string(), info: z.string().optional().catch(undefined) }) }),
 );
 
+/** Wikis whose subdomain is not their language's BCP 47 tag (the pages' own `lang`). */
+const LANGUAGE_OF_WIKI: Record<string, string> = {
+  simple: "en",
+  no: "nb",
+  als: "gsw",
+  "zh-yue": "yue",
+  "zh-min-nan": "nan",
+  "zh-classical": "lzh",
+  "be-x-old": "be-tarask",
+  "bat-smg": "sgs",
+  "fiu-vro": "vro",
+  "roa-rup": "rup",
+  "nds-nl": "nds-NL",
+};
+
 /** The API's errors for a page, revision or id that does not exist. */
 const MISSING = new Set(["missingtitle", "nosuchpageid", "nosuchrevid", "invalidtitle", "missingcontent"]);
 
@@ -131,7 +146,7 @@ export const wikipedia: SiteReader = {
       markdown: `# ${title}\n\n${text.markdown}`,
       links: text.links,
       via: `${host} parse API`,
-      lang: target.wiki === "simple" ? "en" : target.wiki,
+      lang: LANGUAGE_OF_WIKI[target.wiki] ?? target.wiki,
       ...(sameArticle(url, finalUrl) ? {} : { finalUrl }),
     };
   },

@@ -166,6 +166,13 @@ describe("Wikipedia reader: an article through the parse API", () => {
     expect(pagePoolState().completed).toBe(before + 1);
   });
 
+  it("says the language of wikis whose subdomain is not its tag", async () => {
+    h.sim.route("zh-yue.wikipedia.org", "/w/api.php", json(lowmouth()));
+    h.sim.route("simple.wikipedia.org", "/w/api.php", json(lowmouth()));
+    expect((await read("https://zh-yue.wikipedia.org/wiki/X", never, h.ctx())).lang).toBe("yue");
+    expect((await read("https://simple.wikipedia.org/wiki/X", never, h.ctx())).lang).toBe("en");
+  });
+
   it("follows a redirect: the result's title and URL are the target's, with its section", async () => {
     const answer = lowmouth();
     answer.parse.redirects = [{ from: "Lowmouth harbour", to: "Lowmouth Harbour", tofragment: "Trade" }];
