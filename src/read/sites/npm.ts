@@ -1,5 +1,6 @@
 import type { Deadline } from "../../core/deadline.js";
 import { lazySchema } from "../../core/lazy-zod.js";
+import type { Failure } from "../../core/status.js";
 import {
   type PackageSummary,
   packageLinks,
@@ -79,56 +80,11 @@ export const npm: SiteReader = {
   takes: (url) => npmTarget(url) !== undefined,
   async read(url, ctx, deadline) {
     const target = npmTarget(url)!;
-    const accept = { accept: "application/json" };
-    const doc = await siteGet(ctx, `${REGISTRY}/${registryPath(target.name)}`, deadline, {
-      headers: accept,
-    });
-    let manifest: unknown;
-    let published: string | undefined;
-    let latest: string | undefined;
-    let readme: string | undefined;
+    const found = await versionManifest(target, ctx, deadline);
+    if (!found.ok) return found;
+    const { manifest, latest, published, partial } = found;
+    let { readme } = found;
     let readmeNote: string | undefined;
-    /** Read from the version's manifest alone, the whole document being too large. */
-    let partial = false;
-    if (doc.ok) {
-      if (Unpublished().safeParse(doc.res.json()).success)
-        return {
-          ok: false,
-          status: "error",
-          code: "not_found",
-          message: `npm: ${target.name} was unpublished from the registry`,
-        };
-      const packument = parseJson("npm", doc.res, Packument);
-      if (!packument.ok) return packument;
-      latest = packument.value["dist-tags"].latest;
-      const version = target.version ?? latest;
-      manifest = packument.value.versions[version];
-      if (manifest === undefined)
-        return {
-          ok: false,
-          status: "error",
-          code: "not_found",
-          message: `npm: ${target.name} has no version ${version}`,
-        };
-      const time = packument.value.time?.[version];
-      published = typeof time === "string" ? time : undefined;
-      readme = packument.value.readme;
-    } else if (doc.code === "too_large") {
-      // The whole document of a package with thousands of releases is tens of megabytes; its version's manifest is
-      // small, though without the publish dates and the README the whole document carries (read from the
-      // published package instead).
-      const one = await siteGet(
-        ctx,
-        `${REGISTRY}/${registryPath(target.name)}/${target.version ?? "latest"}`,
-        deadline,
-        { headers: accept },
-      );
-      if (!one.ok) return one;
-      manifest = one.res.json();
-      if (manifest === undefined) return readerDrift("npm", "the answer is not JSON");
-      partial = true;
-    } else return doc;
-
     const parsed = parseBody("npm", manifest, Manifest);
     if (!parsed.ok) return parsed;
     const m = parsed.value;
@@ -187,6 +143,75 @@ async function publishedReadme(
     maxBytes: MAX_README_BYTES,
   });
   return got.ok && got.res.text().trim() ? got.res.text() : undefined;
+}
+
+type Found =
+  | {
+      ok: true;
+      manifest: unknown;
+      latest?: string;
+      published?: string;
+      readme?: string;
+      /** Read from the version's manifest alone, the whole document being too large. */
+      partial: boolean;
+    }
+  | ({ ok: false } & Failure);
+
+/**
+ * The manifest of the version asked for (a version or a dist-tag, else the latest), with the publish date and
+ * README the package's whole document carries.
+ */
+async function versionManifest(
+  target: { name: string; version?: string },
+  ctx: SiteContext,
+  deadline: Deadline,
+): Promise<Found> {
+  const accept = { accept: "application/json" };
+  const doc = await siteGet(ctx, `${REGISTRY}/${registryPath(target.name)}`, deadline, { headers: accept });
+  if (doc.ok) {
+    if (Unpublished().safeParse(doc.res.json()).success)
+      return {
+        ok: false,
+        status: "error",
+        code: "not_found",
+        message: `npm: ${target.name} was unpublished from the registry`,
+      };
+    const packument = parseJson("npm", doc.res, Packument);
+    if (!packument.ok) return packument;
+    const tags = packument.value["dist-tags"];
+    const version = target.version ? (tags[target.version] ?? target.version) : tags.latest;
+    const manifest = packument.value.versions[version];
+    if (manifest === undefined)
+      return {
+        ok: false,
+        status: "error",
+        code: "not_found",
+        message: `npm: ${target.name} has no version ${version}`,
+      };
+    const time = packument.value.time?.[version];
+    return {
+      ok: true,
+      manifest,
+      latest: tags.latest,
+      published: typeof time === "string" ? time : undefined,
+      readme: packument.value.readme,
+      partial: false,
+    };
+  }
+  if (doc.code !== "too_large") return doc;
+  // The whole document of a package with thousands of releases is tens of megabytes; its version's manifest is
+  // small, though without the publish dates and the README the whole document carries (read from the
+  // published package instead).
+  const one = await siteGet(
+    ctx,
+    `${REGISTRY}/${registryPath(target.name)}/${target.version ?? "latest"}`,
+    deadline,
+    { headers: accept },
+  );
+  if (!one.ok) return one;
+  const manifest = one.res.json();
+  if (manifest === undefined) return readerDrift("npm", "the answer is not JSON");
+  return { ok: true, manifest, partial: true };
 }
 
 function issuesLink(bugs: string | undefined): { label: string; url: string }[] {

@@ -83,6 +83,12 @@ describe("npm reader", () => {
     expect(page.markdown).toContain("- Install: `npm install @harbourjs/widget@1.4.2`");
   });
 
+  it("takes a dist-tag where a version goes", async () => {
+    h.sim.route(REGISTRY, "/@harbourjs%2fwidget", json(widget()));
+    const page = await read("https://www.npmjs.com/package/@harbourjs/widget/v/next", never, h.ctx());
+    expect(page.markdown).toContain("- Version: 3.0.0-beta.1 (published 2026-10-04)\n- Latest version: 2.1.0");
+  });
+
   it("falls back to the version's manifest when the whole document is too large to read", async () => {
     const huge = JSON.stringify({ ...JSON.parse(widget()), filler: "x".repeat(4 * 1024 * 1024) });
     h.sim.route(REGISTRY, "/@harbourjs%2fwidget", json(huge));
