@@ -30,7 +30,8 @@ const NUMBER = /^\d{1,12}$/;
 export function wikipediaTarget(url: URL): WikipediaTarget | undefined {
   const labels = url.hostname.toLowerCase().split(".");
   const mobile = labels.length === 4 && labels[1] === "m";
-  if (labels.length !== (mobile ? 4 : 3) || labels.at(-2) !== "wikipedia" || labels.at(-1) !== "org") return;
+  if (labels.length !== (mobile ? 4 : 3) || labels.at(-2) !== "wikipedia" || labels.at(-1) !== "org")
+    return undefined;
   const wiki = labels[0]!;
   if (wiki === "www" || wiki === "m" || !WIKI.test(wiki)) return undefined;
   const q = url.searchParams;
