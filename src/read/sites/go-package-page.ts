@@ -58,7 +58,9 @@ export async function goPackagePage(
     version: versionOf(byTestId("UnitHeader-version")),
     latest: latestOf(byTestId("UnitHeader-minorVersionBanner")),
     license: licenses(byTestId("UnitHeader-licenses")),
-    published: published ?? commitTime,
+    published,
+    // A date pkgsite wrote in a form Date cannot read is said as written.
+    facts: !published && commitTime ? [{ label: "Published", value: commitTime }] : [],
     repository: webUrl(findFirst(byClass("UnitMeta-repo") ?? doc, (el) => el.name === "a")?.attribs.href),
     install: standard ? undefined : `go get ${importPath}${unit.version ? `@${unit.version}` : ""}`,
     readme: readme?.markdown,

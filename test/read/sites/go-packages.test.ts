@@ -104,6 +104,17 @@ describe("pkg.go.dev reader", () => {
     expect(got.markdown).toContain("- Install: `go get github.com/harbourjs/tides@v1.2.0`");
   });
 
+  it("says a publish date it cannot read as pkgsite wrote it", async () => {
+    const odd = siteFixture("go-packages", "github.com-harbourjs-tides.html").replace(
+      "Published: Sep 30, 2026",
+      "Published: 30.9.2026",
+    );
+    h.sim.route(GO, "/github.com/harbourjs/tides", { headers: { "content-type": "text/html" }, body: odd });
+    const got = await read("https://pkg.go.dev/github.com/harbourjs/tides", never, h.ctx());
+    expect(got.markdown).toContain("- Latest version: v1.4.0\n- License: MIT\n- Published: 30.9.2026");
+    expect(got.published).toBeUndefined();
+  });
+
   it("reads a standard-library package without a README, and names no go get for it", async () => {
     h.sim.route(GO, "/container/ring", page("container-ring.html"));
     const got = await read("https://pkg.go.dev/container/ring", never, h.ctx());
