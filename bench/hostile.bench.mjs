@@ -132,7 +132,80 @@ const CASES = {
       return out;
     },
   ],
+  "document-bomb-400mib": [
+    "a DOCX whose document.xml inflates to 400 MiB (400 KB on the wire): refused on the page pool",
+    () =>
+      readDocument("docx", async (zip) =>
+        zip.makeZip([{ name: "word/document.xml", deflated: zip.zerosBomb(400) }]),
+      ),
+  ],
+  "document-billion-laughs": [
+    "an XLSX whose workbook.xml is a billion-laughs DTD: refused on the page pool",
+    () =>
+      readDocument("xlsx", async (zip) => {
+        const entities = ['<!ENTITY a "lollollollollollollollollollol">'];
+        for (let i = 1; i < 10; i++)
+          entities.push(`<!ENTITY e${i} "${`&${i === 1 ? "a" : `e${i - 1}`};`.repeat(10)}">`);
+        const xml = `<?xml version="1.0"?><!DOCTYPE w [${entities.join("")}]><workbook><sheets><sheet name="&e9;"/></sheets></workbook>`;
+        return zip.makeZip([{ name: "xl/workbook.xml", data: xml }]);
+      }),
+  ],
+  "document-100k-entries": [
+    "a DOCX of 100,000 tiny entries: refused on the page pool",
+    () =>
+      readDocument("docx", async (zip) =>
+        zip.makeZip([
+          { name: "word/document.xml", data: "<w:document/>" },
+          ...Array.from({ length: 100_000 }, (_, i) => ({ name: `${i}`, data: "", store: true })),
+        ]),
+      ),
+  ],
+  "document-docx-1mb": [
+    "a 1 MB DOCX of text (24,000 paragraphs, headings, lists and a table): read to markdown on the page pool",
+    () =>
+      readDocument("docx", async (_zip, docs) => {
+        const words = "harbour tide granite lifeboat breakwater quay timber grain coal storm moon pier".split(
+          " ",
+        );
+        let seed = 7;
+        const word = () => words[(seed = (seed * 1103515245 + 12345) % 2147483648) % words.length];
+        const body = [];
+        for (let i = 0; i < 24_000; i++) {
+          if (i % 400 === 0) body.push(docs.wp(`Section ${i / 400}`, "Heading1"));
+          const text = Array.from({ length: 12 }, () => `${word()} ${seed % 9973}`).join(" ");
+          body.push(
+            i % 10 === 5 ? docs.wp(text, undefined, { numId: 1, level: 0 }) : docs.wp(`${i}. ${text}`),
+          );
+        }
+        body.push(docs.wtable(Array.from({ length: 200 }, (_, r) => [`row ${r}`, word(), word()])));
+        return docs.makeDocx(body.join(""), { title: "Harbour records" });
+      }),
+  ],
 };
+
+/**
+ * One document read by its format reader on the page pool, as the ladder reads it; the archive is built by the
+ * tests' own zip writer (make-zip.ts, loaded through tsx: this bench runs from a checkout, never from a package).
+ */
+async function readDocument(format, build) {
+  const { tsImport } = await import("tsx/esm/api");
+  const zip = await tsImport("../test/read/formats/make-zip.ts", import.meta.url);
+  const docs = await tsImport("../test/read/formats/make-docs.ts", import.meta.url);
+  const { documentReader } = await import(`${dist}read/formats/documents.js`);
+  const { closePagePool } = await import(`${dist}read/page-pool.js`);
+  const { Deadline } = await import(`${dist}core/deadline.js`);
+  const bytes = await build(zip, docs);
+  const file = { url: `https://e.com/f.${format}`, contentType: "application/octet-stream", format };
+  const out = await timed(async () => {
+    const got = await documentReader(format).read(bytes, file, Deadline.after(30_000));
+    const size = `${(bytes.length / 1024).toFixed(0)} KB file`;
+    return got.ok
+      ? `${size}: ok, ${got.markdown.length} chars`
+      : `${size}: ${got.status} (${got.code}): ${got.message}`;
+  });
+  await closePagePool();
+  return out;
+}
 
 /** A one-page PDF whose content stream is `mib` MiB of spaces after its text, compressed to about 1 MB. */
 async function pdfBomb(mib) {
@@ -206,7 +279,11 @@ const quick = process.argv.includes("--quick");
 const RUNS = quick ? 1 : 3;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rows = [];
+// `--only document` runs the cases whose names contain "document".
+const onlyArg = process.argv.indexOf("--only");
+const only = onlyArg === -1 ? undefined : process.argv[onlyArg + 1];
 for (const [name, [what]] of Object.entries(CASES)) {
+  if (only && !name.includes(only)) continue;
   const runs = [];
   let failure;
   for (let r = 0; r < RUNS; r++) {

@@ -91,6 +91,7 @@ const schemas = lazySchema((z) => {
     links: flag.optional(),
     signal: signal.optional(),
     pin: z.array(oneOf(["tavily", "exa"]), { error: "must be an array of tavily, exa" }).optional(),
+    robots: oneOf(["respect", "ignore", "automated"]).optional(),
   });
 
   const ANSWER_OPTIONS = options({

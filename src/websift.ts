@@ -284,7 +284,12 @@ export function createWebsift(given?: WebsiftConfig): Websift {
                 deadline,
               ),
             read: (maxChars, lookingFor) => async (url, deadline) => {
-              const page = await read(url, { maxChars, lookingFor, deadline, links: false }, readCtx);
+              // The cascade reads what a search found, not a URL anyone gave: an automated read.
+              const page = await read(
+                url,
+                { maxChars, lookingFor, deadline, links: false, robots: "automated" },
+                readCtx,
+              );
               return { ...page, error: page.error?.message };
             },
           },

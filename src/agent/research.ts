@@ -145,7 +145,11 @@ async function runHop(
       digest(
         r.url,
         { lookingFor: query, deadline: deadline.child(PAGE_MS) },
-        { websift: deps.websift, llm: deps.llm },
+        // Pages a hop found for itself: robots.txt decides them (WEBSIFT_ROBOTS).
+        {
+          websift: { read: (url, o) => deps.websift.read(url, { ...o, robots: "automated" }) },
+          llm: deps.llm,
+        },
       ),
     ),
   );

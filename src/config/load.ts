@@ -193,6 +193,7 @@ function resolveSettings(sources: Sources): { list: ResolvedSetting[]; values: S
       },
       waitSeconds: of<number>("waitSeconds"),
     },
+    read: { robots: of<"respect" | "automated" | "ignore">("robots") ?? "automated" },
     keys,
     store: {
       kind: text("store")?.toLowerCase(),

@@ -131,6 +131,14 @@ export const settingSpecs = lazySchema((z): readonly SettingSpec[] => {
       about: "how a long page is shortened when a call does not say",
     },
     {
+      key: "robots",
+      env: "WEBSIFT_ROBOTS",
+      secret: false,
+      schema: z.enum(["respect", "automated", "ignore"]),
+      about:
+        "which reads robots.txt decides: automated (research, answer's pages; default), respect (every read) or ignore",
+    },
+    {
       key: "waitSeconds",
       env: "WEBSIFT_WAIT_SECONDS",
       secret: false,

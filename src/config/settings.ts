@@ -5,6 +5,7 @@
  */
 export interface Settings {
   search: SearchSettings;
+  read: ReadSettings;
   /** Provider keys, by the variable each provider declares in `keyEnv` (set and non-empty ones only). */
   keys: Readonly<Record<string, string>>;
   store: StoreSettings;
@@ -63,6 +64,14 @@ export interface SearchSettings {
   };
   /** WEBSIFT_WAIT_SECONDS / `waitSeconds`: a conversation's wait before "pending". */
   waitSeconds?: number;
+}
+
+export interface ReadSettings {
+  /**
+   * WEBSIFT_ROBOTS / `robots`: which reads robots.txt decides. `automated` (default): the reads websift or a model
+   * chose (research, answer's pages); `respect`: every read, a user's too; `ignore`: none.
+   */
+  robots: "respect" | "automated" | "ignore";
 }
 
 export interface StoreSettings {

@@ -74,6 +74,7 @@ export function searchView(response: SearchResponse, tool = "web_search"): ToolO
 export function pageView(url: string, page: ReadResult, speaker: Speaker = WEB_FETCH): ToolOutput {
   const fields = {
     source: page.source,
+    reader: page.reader ? `${page.reader.name} (${page.reader.via})` : undefined,
     truncated: page.truncated,
     totalChars: page.totalChars,
     nextOffset: page.nextOffset,
@@ -114,16 +115,12 @@ export function errorView(text: string): ToolOutput {
   return { ...output({ status: "error", text: oneLine(text, 500, modelSafe) }), isError: true };
 }
 
-/** A site reader's name and the endpoint that gave the text (both written by the reader, not the site). */
-function readerNamed(page: ReadResult): string {
-  if (!page.reader) return "";
-  return ` (${oneLine(`${page.reader.name} via ${page.reader.via}`, 120, modelSafe)})`;
-}
-
 function pageText(page: ReadResult, readOn: Speaker["readOn"]): string {
   const facts = [
     page.status !== "ok" ? `status: ${page.status}` : undefined,
-    page.source ? `source: ${page.source}${readerNamed(page)}` : undefined,
+    page.source
+      ? `source: ${page.source}${page.reader ? ` (${page.reader.name}, ${page.reader.via})` : ""}`
+      : undefined,
     page.cached ? "cached" : undefined,
   ];
   if (page.truncated || page.nextOffset !== undefined) {
@@ -134,7 +131,9 @@ function pageText(page: ReadResult, readOn: Speaker["readOn"]): string {
   const where = oneLine(page.finalUrl || page.url, 500, modelSafe);
   // The title is the page's own words: inside the fence, with the text it heads.
   const title = page.title.replace(/\s+/g, " ").trim();
-  const body = title ? `Title: ${title}\n\n${page.markdown}` : page.markdown;
+  const titled = title ? `Title: ${title}\n\n${page.markdown}` : page.markdown;
+  // The feeds a page names are its own words too: inside the fence, after its text.
+  const body = page.feeds?.length ? `${titled}\n\nFeeds: ${page.feeds.join(" ")}` : titled;
   return `${where}${line ? ` (${line})` : ""}\n${createFence().wrap(body, page.finalUrl || page.url)}`;
 }
 

@@ -1,6 +1,12 @@
 export const CHROME_USER_AGENT =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
 
+/** The token a robots.txt group names websift by (RFC 9309 §2.2.1: letters, "_" and "-" only). */
+export const PRODUCT_TOKEN = "websift";
+
+/** Where websift speaks as itself (its robots.txt requests): the product token first, then where to learn more. */
+export const OWN_USER_AGENT = `${PRODUCT_TOKEN}/0.1 (+https://www.npmjs.com/package/websift)`;
+
 /**
  * The headers of one hop: a browser's manners (user agent, Accept, Accept-Language for the caller's locale,
  * the codings we undo), then the caller's own, names lower-cased. Accept-Language values are kept per locale.

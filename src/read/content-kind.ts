@@ -1,5 +1,9 @@
+import { zipMarkers } from "./formats/zip-markers.js";
+
 /** Files read by a format reader of their own (src/read/formats/registry.ts), not as text or a page. */
-export type FormatName = "pdf";
+export type FormatName = "pdf" | "feed" | DocumentFormat;
+/** Office documents and e-books: zip archives of XML parts (src/read/formats/documents.ts). */
+export type DocumentFormat = "docx" | "xlsx" | "pptx" | "odt" | "ods" | "odp" | "epub";
 
 /**
  * What a response body really is, decided from the bytes as much as from the header: servers mislabel
@@ -46,6 +50,8 @@ const BINARY_TYPE = /^(image|audio|video|font|model)\//;
 export function classifyContent(contentType: string, bytes: Uint8Array): ContentKind {
   const type = contentType.toLowerCase();
   if (startsWith(bytes, [0x25, 0x50, 0x44, 0x46, 0x2d])) return { kind: "format", format: "pdf" }; // "%PDF-"
+  const document = documentFormat(type, bytes);
+  if (document) return { kind: "format", format: document };
   const magic = sniffMagic(bytes);
   // SVG is XML text, but as a page it is a drawing: no prose to read.
   if (type === "image/svg+xml") return { kind: "binary", type };
@@ -54,6 +60,7 @@ export function classifyContent(contentType: string, bytes: Uint8Array): Content
   if (type === "application/pdf") return { kind: "format", format: "pdf" };
   if (BINARY_TYPE.test(type)) return { kind: "binary", type };
   if (looksBinary(bytes)) return { kind: "binary", type: type || "application/octet-stream" };
+  if (isFeed(type, bytes)) return { kind: "format", format: "feed" };
   if (MARKDOWN_TYPE.test(type)) return { kind: "markdown" };
   if (HTML_TYPE.test(type)) return { kind: "html" };
   if (JSON_TYPE.test(type)) return { kind: "json" };
@@ -66,6 +73,88 @@ export function classifyContent(contentType: string, bytes: Uint8Array): Content
     return { kind: "text" };
   }
   return { kind: "binary", type };
+}
+
+// Types a feed is served as: its own, XML's and JSON's, text (servers label feeds text/html too), or none.
+const FEED_CARRIERS =
+  /^(|application\/(octet-stream|xml|json|rss\+xml|atom\+xml|rdf\+xml|feed\+json)|binary\/octet-stream|text\/(xml|plain|json|html))$/;
+const ATOM_NS = "http://www.w3.org/2005/Atom";
+
+/**
+ * RSS, Atom or JSON Feed, told by the body whatever the label: the root element after the prolog (`<rss>`,
+ * Atom's `<feed>` in its namespace, RSS 1.0's `<rdf:RDF>`), or JSON naming a jsonfeed.org version. A label
+ * alone is not believed: servers send feeds as text/xml or text/html, and error pages as application/rss+xml.
+ */
+function isFeed(type: string, bytes: Uint8Array): boolean {
+  if (!FEED_CARRIERS.test(type)) return false;
+  const head = new TextDecoder().decode(bytes.subarray(0, 64 * 1024)).replace(/^\uFEFF/, "");
+  if (/^\s*\{/.test(head)) return /"version"\s*:\s*"https:\/\/jsonfeed\.org\/version\//.test(head);
+  const root = rootTag(head);
+  if (!root) return false;
+  const [name, attrs] = root;
+  if (name === "rss") return true;
+  if (name === "feed" || name.endsWith(":feed")) return attrs.includes(ATOM_NS);
+  return (
+    name.endsWith(":RDF") &&
+    /http:\/\/(purl\.org\/rss\/1\.0\/|my\.netscape\.com\/rdf\/simple\/0\.9\/)/.test(head)
+  );
+}
+
+/** The first element's name and attributes, past the XML declaration, comments, PIs and a DOCTYPE. */
+function rootTag(xml: string): [name: string, attrs: string] | undefined {
+  const past = (end: string, from: number) => {
+    const found = from === -1 ? -1 : xml.indexOf(end, from);
+    return found === -1 ? -1 : found + end.length;
+  };
+  let at = 0;
+  while (at !== -1) {
+    while (at < xml.length && /\s/.test(xml[at])) at++;
+    if (xml.startsWith("<?", at)) at = past("?>", at);
+    else if (xml.startsWith("<!--", at)) at = past("-->", at);
+    else if (/^<!doctype/i.test(xml.slice(at, at + 9))) {
+      // An internal subset ends at "]>"; the declarations inside it hold ">" of their own.
+      const bracket = xml.indexOf("[", at);
+      const close = xml.indexOf(">", at);
+      at = bracket !== -1 && bracket < close ? past(">", past("]", bracket)) : past(">", at);
+    } else {
+      const tag = /^<([A-Za-z_][\w.:-]*)([^>]*)>/.exec(xml.slice(at, at + 4096));
+      return tag ? [tag[1], tag[2]] : undefined;
+    }
+  }
+  return undefined;
+}
+
+const DOCUMENT_TYPES: [RegExp, DocumentFormat][] = [
+  [/^application\/(vnd\.openxmlformats-officedocument\.wordprocessingml\.|vnd\.ms-word\.)/, "docx"],
+  [/^application\/(vnd\.openxmlformats-officedocument\.spreadsheetml\.|vnd\.ms-excel\.sheet)/, "xlsx"],
+  [/^application\/(vnd\.openxmlformats-officedocument\.presentationml\.|vnd\.ms-powerpoint\.)/, "pptx"],
+  [/^application\/vnd\.oasis\.opendocument\.text/, "odt"],
+  [/^application\/vnd\.oasis\.opendocument\.spreadsheet/, "ods"],
+  [/^application\/vnd\.oasis\.opendocument\.presentation/, "odp"],
+  [/^application\/epub\+zip$/, "epub"],
+];
+// OOXML's main parts, by the folder each format keeps them in.
+const OOXML_PARTS: [RegExp, DocumentFormat][] = [
+  [/^word\/document\.xml$/, "docx"],
+  [/^xl\/workbook\.xml$/, "xlsx"],
+  [/^ppt\/presentation\.xml$/, "pptx"],
+];
+
+/**
+ * An office document or e-book: a zip whose own markers say which (ODF's and EPUB's stored `mimetype`, OOXML's
+ * part names), or whose header names a document type; any other zip stays a binary.
+ */
+function documentFormat(type: string, bytes: Uint8Array): DocumentFormat | undefined {
+  if (!startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return undefined;
+  const markers = zipMarkers(bytes);
+  const byType = (t: string) => DOCUMENT_TYPES.find(([pattern]) => pattern.test(t))?.[1];
+  if (markers.mimetype) {
+    const format = byType(markers.mimetype);
+    if (format) return format;
+  }
+  if (markers.names.includes("[Content_Types].xml"))
+    for (const [part, format] of OOXML_PARTS) if (markers.names.some((n) => part.test(n))) return format;
+  return byType(type);
 }
 
 function isTextType(type: string): boolean {

@@ -17,6 +17,7 @@ import {
   type ReadResult,
   readThrough,
 } from "./read.js";
+import { siteReaderFor } from "./sites/registry.js";
 
 type Extracted = { ok: true; markdown: string; title?: string; source: "tavily-extract" | "exa-contents" };
 type Extractor = (
@@ -58,10 +59,14 @@ export function fetchBest(
   given: ReadContext | EnvReadContext,
 ): Promise<ReadResult> {
   const ctx = settledContext(given);
-  const order = extractorsFor(options.pin, ctx.config);
+  // A site with a reader of its own (GitHub, Stack Exchange…) is read through its API: cleaner than a paid
+  // extractor's text of the page, and free. Pinned providers are still asked.
+  const order = options.pin || !siteReaderFor(url) ? extractorsFor(options.pin, ctx.config) : [];
   const render = options.render ?? "auto";
   const via = order.length ? `best:${order.join(",")}` : "direct";
-  return readThrough(url, options, ctx, via, async (deadline) => {
+  return readThrough(url, options, ctx, via, async (deadline, revalidate) => {
+    // A kept page with validators was the site's own answer: the site is asked whether it changed, not a provider.
+    if (revalidate) return runLadder(url, { deadline, render, revalidate }, ladderContext(ctx));
     const attempts: Attempt[] = [];
     for (const provider of options.pin ?? []) {
       if (!order.includes(provider))

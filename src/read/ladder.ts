@@ -1,9 +1,11 @@
 import type { Deadline } from "../core/deadline.js";
 import type { Attempt, Failure } from "../core/status.js";
 import type { Net, NetResponse } from "../net/client.js";
+import { alternateLinks, FEED_TYPES } from "./alternate-links.js";
 import { classifyContent, type FormatName, prettyJson } from "./content-kind.js";
 import { textFromEmbeddedData } from "./embedded-data.js";
 import { FORMAT_READERS } from "./formats/registry.js";
+import { type CacheHeaders, cacheHeadersOf, conditionalHeaders, type Validators } from "./freshness.js";
 import { chromiumAvailable } from "./guarded-browser.js";
 import { failureForStatus } from "./http-failure.js";
 import { fetchLlmsTxt, isFrontPage, type LlmsTxt, withLlmsTxt } from "./llms-txt.js";
@@ -44,10 +46,20 @@ export interface ReadDocument {
   lang?: string;
   byline?: string;
   published?: string;
+  /** The feeds (RSS, Atom, JSON Feed) an HTML page names in its head. */
+  feeds?: string[];
 }
 
 export type LadderOutcome =
-  | { ok: true; doc: ReadDocument; attempts: Attempt[] }
+  | {
+      ok: true;
+      doc: ReadDocument;
+      attempts: Attempt[];
+      /** The page GET's caching headers; `revalidatable` when the text was made from that response alone. */
+      http?: { headers: CacheHeaders; revalidatable: boolean };
+      /** The site answered 304 to `revalidate`: `doc` is the kept one. */
+      revalidated?: true;
+    }
   | { ok: false; failure: Failure; attempts: Attempt[]; finalUrl?: string; contentType?: string };
 
 export interface LadderContext {
@@ -63,6 +75,8 @@ export interface LadderContext {
 export interface LadderOptions {
   deadline: Deadline;
   render: RenderMode;
+  /** A kept page past its freshness: the GET asks whether it changed, and a 304 hands `doc` back. */
+  revalidate?: { validators: Validators; doc: ReadDocument };
 }
 
 // Servers that can answer in markdown (the cheapest good version) are asked to; HTML stays the usual answer.
@@ -70,6 +84,19 @@ export const READ_ACCEPT = "text/markdown, text/html;q=0.9, */*;q=0.8";
 const MAX_PAGE_BYTES = 10 * 1024 * 1024;
 const LLMS_TXT_BUDGET_MS = 5000;
 const MAX_PRETTY_JSON_CHARS = 256 * 1024;
+/**
+ * The rungs whose text is made from the page's own response alone, so that a 304 for it vouches for the text;
+ * alternate markdown came from another URL, a rendered page from its scripts' requests too.
+ */
+const FROM_RESPONSE: ReadonlySet<ReadSource> = new Set<ReadSource>([
+  "server-markdown",
+  "extracted-html",
+  "embedded-data",
+  "pdf",
+  "document",
+  "feed",
+  "text",
+]);
 /** Prose a page needs to stand as a (short) page of its own once rendering has shown it is not a shell. */
 const MIN_SHORT_PAGE = 100;
 
@@ -95,14 +122,22 @@ export async function runLadder(
     ? timed(() => fetchLlmsTxt(url, ctx.net, llmsDeadline).catch(() => undefined))
     : undefined;
 
+  const asked = options.revalidate ? conditionalHeaders(options.revalidate.validators) : {};
   const fetched = await timed(() =>
-    ctx.net.request(url, { deadline, headers: { accept: READ_ACCEPT }, maxBytes: MAX_PAGE_BYTES }),
+    ctx.net.request(url, { deadline, headers: { accept: READ_ACCEPT, ...asked }, maxBytes: MAX_PAGE_BYTES }),
   );
   const res = fetched.value;
   if (!res.ok) {
     llmsDeadline.abort();
     attempts.push({ provider: "fetch", status: res.status, ms: fetched.ms, error: res.message });
     return { ok: false, failure: pick(res), attempts };
+  }
+  if (res.status === 304 && options.revalidate) {
+    llmsDeadline.abort();
+    attempts.push({ provider: "revalidated", status: "ok", ms: fetched.ms });
+    const doc = { ...options.revalidate.doc, fetchedAt: new Date().toISOString() };
+    const http = { headers: cacheHeadersOf(res.headers), revalidatable: true };
+    return { ok: true, doc, attempts, http, revalidated: true };
   }
   const httpFailure = failureForStatus(res);
   if (httpFailure) {
@@ -119,6 +154,11 @@ export async function runLadder(
   attempts.push({ provider: "fetch", status: "ok", ms: fetched.ms });
 
   const outcome = await fromResponse(res, url, options, ctx, attempts);
+  if (outcome.ok)
+    outcome.http = {
+      headers: cacheHeadersOf(res.headers),
+      revalidatable: FROM_RESPONSE.has(outcome.doc.source),
+    };
   if (!llms) return outcome;
   if (!outcome.ok) {
     llmsDeadline.abort();
@@ -126,7 +166,11 @@ export async function runLadder(
   }
   const found = await llms;
   attempts.push({ provider: "llms.txt", status: found.value ? "ok" : "empty", ms: found.ms });
-  if (found.value) outcome.doc.markdown = withLlmsTxt(outcome.doc.markdown, found.value as LlmsTxt);
+  if (found.value) {
+    outcome.doc.markdown = withLlmsTxt(outcome.doc.markdown, found.value as LlmsTxt);
+    // The page's 304 would say nothing of its llms.txt.
+    if (outcome.http) outcome.http.revalidatable = false;
+  }
   return outcome;
 }
 
@@ -179,7 +223,7 @@ async function fromResponse(
   }
 }
 
-type Base = Pick<ReadDocument, "url" | "finalUrl" | "contentType" | "fetchedAt">;
+type Base = Pick<ReadDocument, "url" | "finalUrl" | "contentType" | "fetchedAt" | "feeds">;
 
 /**
  * The site's own reader. Its text is the page when it has one; a failure is kept in the attempts and the generic
@@ -255,12 +299,14 @@ async function fromFormat(
 
 async function fromHtml(
   res: NetResponse,
-  base: Base,
+  pageBase: Base,
   options: LadderOptions,
   ctx: LadderContext,
   attempts: Attempt[],
 ): Promise<LadderOutcome> {
   const html = res.text();
+  const feeds = alternateLinks(html, res.finalUrl, FEED_TYPES);
+  const base = feeds.length ? { ...pageBase, feeds } : pageBase;
   const alternate = markdownAlternate(html, res.finalUrl);
   if (alternate) {
     const got = await timed(() => fetchAlternate(alternate, ctx.net, options.deadline));
@@ -383,20 +429,7 @@ async function renderRung(
 
 /** `<link rel="alternate" type="text/markdown" href>`: the site's own markdown version of this page. */
 export function markdownAlternate(html: string, pageUrl: string): string | undefined {
-  const head = html.slice(0, 200_000);
-  for (const m of head.matchAll(/<link\b[^>]*>/gi)) {
-    const tag = m[0];
-    if (!/\brel\s*=\s*["']?[^"'>]*\balternate\b/i.test(tag)) continue;
-    if (!/\btype\s*=\s*["']?text\/(x-)?markdown\b/i.test(tag)) continue;
-    const href = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(tag);
-    const raw = href?.[1] ?? href?.[2] ?? href?.[3];
-    if (!raw) continue;
-    try {
-      const target = new URL(decodeAttr(raw), pageUrl);
-      if (target.protocol === "http:" || target.protocol === "https:") return target.href;
-    } catch {}
-  }
-  return undefined;
+  return alternateLinks(html, pageUrl, /^text\/(x-)?markdown$/i)[0];
 }
 
 /** The alternate is used only if it really is markdown; a soft-404 HTML page is not. */

@@ -1,9 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Store } from "../store/store.js";
+import type { Freshness, Validators } from "./freshness.js";
 import type { ReadDocument } from "./ladder.js";
-
-/** Pages are worth reusing for 15 minutes: an agent reads on, re-reads, or asks another question of the same page. */
-export const PAGE_TTL_MS = 15 * 60 * 1000;
 
 /**
  * The whole document is cached, before sizing: the sizing options (maxChars, lookingFor, mode, offset) are applied
@@ -20,23 +18,57 @@ export function documentCacheKey(key: DocumentKey): string {
   const digest = createHash("sha256")
     .update(JSON.stringify([withoutFragment(key.url), key.render, key.via]))
     .digest("hex");
-  return `read:page:${digest.slice(0, 40)}`;
+  return `read:doc:${digest.slice(0, 40)}`;
 }
 
-export async function cachedDocument(store: Store, key: DocumentKey): Promise<ReadDocument | undefined> {
+/** A kept page: its document, until when it is served as it is, and what a later read asks the site with. */
+export interface CachedPage {
+  doc: ReadDocument;
+  /** Epoch ms on the reader's clock; after it the page is revalidated (with validators) or read anew. */
+  freshUntil: number;
+  /** Until when reading on (`offset`) is served this version, fresh or not. */
+  readOnUntil: number;
+  validators?: Validators;
+}
+
+export async function cachedPage(store: Store, key: DocumentKey): Promise<CachedPage | undefined> {
   try {
-    return await store.get<ReadDocument>(documentCacheKey(key));
+    const got = await store.get<CachedPage>(documentCacheKey(key));
+    return got && typeof got.freshUntil === "number" && got.doc ? got : undefined;
   } catch {
     // A cache that cannot answer (redis down) must not fail a read.
     return undefined;
   }
 }
 
-export async function cacheDocument(store: Store, key: DocumentKey, doc: ReadDocument): Promise<void> {
+/** Keeps `doc` as its freshness says (never, for `no-store`), judged from `now`. */
+export async function cachePage(
+  store: Store,
+  key: DocumentKey,
+  doc: ReadDocument,
+  freshness: Freshness,
+  now: number,
+): Promise<void> {
+  if (!freshness.keep) return;
+  const page: CachedPage = {
+    doc,
+    freshUntil: now + freshness.freshMs,
+    readOnUntil: now + freshness.readOnMs,
+    ...(freshness.validators ? { validators: freshness.validators } : {}),
+  };
   try {
-    await store.set(documentCacheKey(key), doc, PAGE_TTL_MS);
+    await store.set(documentCacheKey(key), page, freshness.keepMs);
   } catch {
     // Same reason: a read succeeds without its cache.
+  }
+}
+
+/** A page a later read may not reuse (`no-store` now, where a kept copy said otherwise) goes. */
+export async function forgetPage(store: Store, key: DocumentKey): Promise<void> {
+  try {
+    await store.delete(documentCacheKey(key));
+  } catch {
+    // Same reason.
   }
 }
 

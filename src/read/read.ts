@@ -6,16 +6,19 @@ import type { Net } from "../net/client.js";
 import type { VetResult } from "../net/vet-url.js";
 import type { Store } from "../store/store.js";
 import { failedRead } from "./failed-read.js";
+import { freshnessOf } from "./freshness.js";
 import {
   type LadderContext,
+  type LadderOptions,
   type LadderOutcome,
   type ReadDocument,
   type ReadSource,
   runLadder,
 } from "./ladder.js";
-import { cacheDocument, cachedDocument, type DocumentKey } from "./page-cache.js";
+import { cachedPage, cachePage, type DocumentKey, forgetPage } from "./page-cache.js";
 import { sizeDocument } from "./page-pool.js";
 import { createRenderer, type Renderer, type RenderMode } from "./render.js";
+import { type RobotsContext, type RobotsOption, robotsDenial, robotsRule } from "./robots.js";
 import { DEFAULT_MAX_CHARS, type SizeMode } from "./size.js";
 
 export type { ReadDocument, ReadSource } from "./ladder.js";
@@ -46,6 +49,12 @@ export interface ReadOptions {
   signal?: AbortSignal;
   /** fetchBest only: these providers, in this order, even while paid use is frozen. */
   pin?: ExtractProvider[];
+  /**
+   * Whether robots.txt decides this read: `respect` (a disallowed URL is `denied`, code `robots`), `ignore`, or
+   * `automated` for a read websift or a model chose (respected unless WEBSIFT_ROBOTS=ignore). Unset: a read a
+   * user asked for, respected only with WEBSIFT_ROBOTS=respect.
+   */
+  robots?: RobotsOption;
 }
 
 export interface ReadContext {
@@ -58,6 +67,8 @@ export interface ReadContext {
   renderer?: Renderer;
   /** The address policy for a URL about to be handed to a keyed extract provider (default: the URL alone). */
   vet?: (url: string) => Promise<VetResult>;
+  /** The clock robots.txt ages and page freshness are judged on (default Date.now; tests move it by hand). */
+  now?: () => number;
 }
 
 /** DESIGN §3's Page, plus the outcome. A failure is a value: status, attempts and `error`, never a throw. */
@@ -87,6 +98,8 @@ export interface ReadResult {
   lang?: string;
   byline?: string;
   published?: string;
+  /** The feeds (RSS, Atom, JSON Feed) the page names in its head, as absolute URLs: read one for its updates. */
+  feeds?: string[];
   error?: Failure;
 }
 
@@ -96,32 +109,51 @@ const MAX_LISTED_LINKS = 20;
 /** Any http(s) URL to right-sized markdown through the direct ladder. */
 export function read(url: string, options: ReadOptions = {}, ctx: ReadContext): Promise<ReadResult> {
   const render = options.render ?? "auto";
-  return readThrough(url, options, ctx, "direct", (deadline) =>
-    runLadder(url, { deadline, render }, ladderContext(ctx)),
+  return readThrough(url, options, ctx, "direct", (deadline, revalidate) =>
+    runLadder(url, { deadline, render, revalidate }, ladderContext(ctx)),
   );
 }
 
 /**
- * The shared tail of read() and fetchBest(): page cache, obtaining the document, sizing, the link list.
- * `via` names how the document is obtained, so documents obtained differently never share a cache entry.
+ * The shared tail of read() and fetchBest(): robots.txt, page cache, obtaining the document, sizing, the link
+ * list. `via` names how the document is obtained, so documents obtained differently never share a cache entry.
+ * A kept page is served while fresh; after that, one with validators is handed to `obtain` to revalidate.
  */
 export async function readThrough(
   url: string,
   options: ReadOptions,
   ctx: ReadContext,
   via: string,
-  obtain: (deadline: Deadline) => Promise<LadderOutcome>,
+  obtain: (deadline: Deadline, revalidate?: LadderOptions["revalidate"]) => Promise<LadderOutcome>,
 ): Promise<ReadResult> {
   const t0 = Date.now();
   const deadline = callDeadline(withoutNumberDeadline(options), DEFAULT_READ_MS);
+  const robots: RobotsContext | undefined =
+    robotsRule(options.robots, ctx.config) === "respect"
+      ? { net: ctx.net, store: ctx.store, now: ctx.now ?? Date.now }
+      : undefined;
+  const checked: Attempt[] = [];
+  const refused = (failure: Failure) => failedRead(url, failure, { attempts: checked });
+  if (robots) {
+    const denied = await robotsDenial(url, robots, deadline, checked);
+    if (denied) return refused(denied);
+  }
+  const now = ctx.now ?? Date.now;
   const key: DocumentKey = { url, render: options.render ?? "auto", via };
-  const hit = await cachedDocument(ctx.store, key);
-  if (hit)
-    return present(hit, options, [{ provider: "cache", status: "ok", ms: Date.now() - t0 }], true, deadline);
+  const kept = await cachedPage(ctx.store, key);
+  // Reading on continues the version read first, fresh or not, while the page allows it (freshness.ts).
+  const readingOn = (options.offset ?? 0) > 0;
+  if (kept && (kept.freshUntil > now() || (readingOn && kept.readOnUntil > now()))) {
+    const denied = robots && (await redirectDenial(url, kept.doc.finalUrl, robots, deadline, checked));
+    if (denied) return refused(denied);
+    const attempts = [...checked, { provider: "cache", status: "ok" as const, ms: Date.now() - t0 }];
+    return present(kept.doc, options, attempts, true, deadline);
+  }
+  const revalidate = kept?.validators ? { validators: kept.validators, doc: kept.doc } : undefined;
 
   let outcome: LadderOutcome;
   try {
-    outcome = await obtain(deadline);
+    outcome = await obtain(deadline, revalidate);
   } catch (err) {
     // The ladder returns failures as values; a throw here is a bug, reported as one rather than crashing a caller.
     const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
@@ -132,9 +164,45 @@ export async function readThrough(
       attempts: [],
     };
   }
+  outcome.attempts = [...checked, ...outcome.attempts];
   if (!outcome.ok) return failed(url, outcome, deadline);
-  if (outcome.doc.markdown.trim()) await cacheDocument(ctx.store, key, outcome.doc);
-  return present(outcome.doc, options, outcome.attempts, false, deadline);
+  if (robots) {
+    const denied = await redirectDenial(url, outcome.doc.finalUrl, robots, deadline, outcome.attempts);
+    if (denied)
+      return failedRead(url, denied, { finalUrl: outcome.doc.finalUrl, attempts: outcome.attempts });
+  }
+  // A 304 need not repeat the validators (RFC 9110 §15.4.5): the kept ones still name the kept text.
+  const headers = outcome.revalidated
+    ? { ...kept?.validators, ...outcome.http?.headers }
+    : outcome.http?.headers;
+  const freshness = freshnessOf(headers, now(), outcome.http?.revalidatable ?? false);
+  if (freshness.keep && outcome.doc.markdown.trim())
+    await cachePage(ctx.store, key, outcome.doc, freshness, now());
+  else if (kept) await forgetPage(ctx.store, key);
+  return present(outcome.doc, options, outcome.attempts, outcome.revalidated === true, deadline);
+}
+
+/**
+ * A redirect to another host reads that host's page: its robots.txt has the last word. The page was fetched by
+ * then (net follows redirects itself), but its text is not handed on.
+ */
+async function redirectDenial(
+  url: string,
+  finalUrl: string,
+  robots: RobotsContext,
+  deadline: Deadline,
+  attempts: Attempt[],
+): Promise<Failure | undefined> {
+  if (originOf(finalUrl) === originOf(url)) return undefined;
+  return robotsDenial(finalUrl, robots, deadline, attempts);
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 async function present(
@@ -159,6 +227,7 @@ async function present(
     ...(doc.lang ? { lang: doc.lang } : {}),
     ...(doc.byline ? { byline: doc.byline } : {}),
     ...(doc.published ? { published: doc.published } : {}),
+    ...(doc.feeds?.length ? { feeds: doc.feeds } : {}),
   };
   if (!doc.markdown.trim()) {
     const error: Failure = { status: "empty", code: "no_text", message: "the page has no readable text" };

@@ -19,6 +19,7 @@ const searchFields = {
 };
 const fetchFields = {
   source: z.string().optional(),
+  reader: z.string().optional(),
   truncated: z.boolean().optional(),
   totalChars: z.number().optional(),
   nextOffset: z.number().optional(),

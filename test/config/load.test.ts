@@ -169,6 +169,17 @@ describe("the typed settings: every variable of README's configuration table, re
     expect(values({}).search).toMatchObject({ enabled: true, enablePaid: false, wikipediaFallback: true });
   });
 
+  it("reads which reads robots.txt decides (WEBSIFT_ROBOTS, or robots in the file), automated unless set", () => {
+    expect(values({}).read.robots).toBe("automated");
+    expect(values({ WEBSIFT_ROBOTS: "respect" }).read.robots).toBe("respect");
+    writeCwdConfig({ robots: "ignore" });
+    expect(values({}).read.robots).toBe("ignore");
+    expect(values({ WEBSIFT_ROBOTS: "respect" }).read.robots).toBe("respect");
+    expect(catchError(() => values({ WEBSIFT_ROBOTS: "sometimes" }))).toMatchObject({
+      setting: "WEBSIFT_ROBOTS",
+    });
+  });
+
   it("reads each provider key into keys, by the variable the provider declares, never an empty one", () => {
     const keys = values({
       BRAVE_API_KEY: "test-SECRET-brave",

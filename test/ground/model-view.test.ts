@@ -91,6 +91,15 @@ describe("the model view", () => {
     expect(cli.text.split("\n")[0]).toMatch(/; run websift fetch with --offset 60\)$/);
   });
 
+  it("names the site reader that read a page, in the header and in the structured fields", () => {
+    const out = pageView(
+      "https://github.com/o/r",
+      page({ source: "site", reader: { name: "github", via: "api.github.com" } }),
+    );
+    expect(out.text.split("\n")[0]).toBe("https://a.example/p (source: site (github, api.github.com))");
+    expect(out.structured).toMatchObject({ source: "site", reader: "github (api.github.com)" });
+  });
+
   it("words a failed read as the honest failure line", () => {
     const failed = failedLookup("read", `https://a.example/p?k=${SECRET}`, pastDeadline(20)) as ReadResult;
     const out = pageView(failed.url, failed);

@@ -32,6 +32,8 @@ export interface FormatText {
   links?: string[];
   byline?: string;
   published?: string;
+  /** The file's own language (an e-book's, an OpenDocument's). */
+  lang?: string;
 }
 
 export type FormatOutcome = FormatText | ({ ok: false } & Failure);

@@ -13,7 +13,11 @@ describe("classifyContent", () => {
     expect(classifyContent("application/ld+json", bytes("{}"))).toEqual({ kind: "json" });
     expect(classifyContent("text/plain", bytes("hello"))).toEqual({ kind: "text" });
     expect(classifyContent("text/csv", bytes("a,b"))).toEqual({ kind: "text" });
-    expect(classifyContent("application/rss+xml", bytes("<rss/>"))).toEqual({ kind: "text" });
+    expect(classifyContent("application/rss+xml", bytes("<rss/>"))).toEqual({
+      kind: "format",
+      format: "feed",
+    });
+    expect(classifyContent("application/xml", bytes("<config/>"))).toEqual({ kind: "text" });
   });
 
   it("recognises a PDF by its %PDF- signature whatever the header says", () => {

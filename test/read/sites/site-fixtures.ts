@@ -8,8 +8,8 @@ export function siteFixture(reader: string, file: string): string {
   return readFileSync(`${DIR}${reader}/${file}`, "utf8");
 }
 
-export const json = (body: string | object, status = 200) => ({
+export const json = (body: string | object, status = 200, headers: Record<string, string> = {}) => ({
   status,
-  headers: { "content-type": "application/json; charset=utf-8" },
+  headers: { "content-type": "application/json; charset=utf-8", ...headers },
   body: typeof body === "string" ? body : JSON.stringify(body),
 });
