@@ -7,8 +7,8 @@ import {
   readmeFromHtml,
   webUrl,
 } from "./package-page.js";
+import { API_USER_AGENT, fetchSite, fetchSiteJson } from "./site-json.js";
 import { onHosts, type SiteContext, type SiteReader } from "./site-reader.js";
-import { API_USER_AGENT, parseJson, siteGet } from "./site-request.js";
 
 const API = "https://crates.io/api/v1/crates";
 // Cargo's rules for a crate name; a version is semver.
@@ -17,6 +17,8 @@ const VERSION = /^\d+\.\d+\.\d+(?:[-+][\w.+-]*)?$/;
 /** Where the readme endpoint sends its answer: the rendered README on crates.io's static host. */
 const README_HOSTS = ["crates.io", "static.crates.io"];
 const README_MS = 5000;
+/** The API's share of the read's time; the rest is the generic rungs' if the API fails. */
+const CRATES_MS = 10_000;
 
 /** The crate endpoint's answer (crates.io's own response snapshots): the crate and its versions, newest first. */
 const CrateAnswer = lazySchema((z) => {
@@ -66,10 +68,10 @@ export const crates: SiteReader = {
   async read(url, ctx, deadline) {
     const target = crateTarget(url)!;
     // crates.io refuses requests without an agent that says who is asking.
-    const headers = { accept: "application/json", "user-agent": API_USER_AGENT };
-    const got = await siteGet(ctx, `${API}/${target.name}`, deadline, { headers });
-    if (!got.ok) return got;
-    const parsed = parseJson("crates.io", got.res, CrateAnswer);
+    const api = deadline.child(CRATES_MS);
+    const parsed = await fetchSiteJson("crates.io", `${API}/${target.name}`, ctx, api, CrateAnswer, {
+      headers: { "user-agent": API_USER_AGENT },
+    });
     if (!parsed.ok) return parsed;
     const { crate, versions } = parsed.value;
     const latest = crate.default_version ?? crate.max_stable_version ?? crate.max_version;
@@ -84,7 +86,7 @@ export const crates: SiteReader = {
       };
     const pageUrl = `https://crates.io/crates/${crate.name}`;
     const repository = webUrl(crate.repository);
-    const readme = await readmeOf(crate.name, version, repository ?? pageUrl, ctx, deadline);
+    const readme = await readmeOf(crate.name, version, repository ?? pageUrl, ctx, api);
     const documentation = webUrl(crate.documentation) ?? `https://docs.rs/${crate.name}/${version}`;
     const summary: PackageSummary = {
       name: crate.name,
@@ -124,13 +126,13 @@ async function readmeOf(
   ctx: SiteContext,
   deadline: Deadline,
 ): Promise<{ markdown?: string; links?: string[]; note?: string }> {
-  const got = await siteGet(ctx, `${API}/${name}/${version}/readme`, deadline.child(README_MS), {
+  const got = await fetchSite(`${API}/${name}/${version}/readme`, ctx, deadline.child(README_MS), {
     headers: { accept: "text/html", "user-agent": API_USER_AGENT },
     redirectAllowed: (to) => onHosts(to.hostname, README_HOSTS),
   });
   // The static host answers a README that was never rendered with 403 (S3's answer for a missing key).
   if (!got.ok)
-    return got.code === "not_found" || got.status === "denied"
+    return got.httpStatus === 404 || got.httpStatus === 403
       ? {}
       : { note: `The README could not be fetched (${got.status}: ${got.message}).` };
   const rendered = await readmeFromHtml(got.res.text(), baseUrl);

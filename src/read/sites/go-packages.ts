@@ -1,8 +1,8 @@
 import type { Deadline } from "../../core/deadline.js";
 import { INLINE_BELOW_CHARS, runOnPool } from "../page-pool.js";
 import type { GoPageOutcome } from "./go-package-page.js";
+import { fetchSite } from "./site-json.js";
 import { readerDrift, type SiteReader } from "./site-reader.js";
-import { siteGet } from "./site-request.js";
 
 // The site's own pages, not units: a path whose first segment is one of these is left to the generic ladder.
 const SITE_PAGES = new Set([
@@ -19,6 +19,8 @@ const UNIT_PATH = /^\/[\w.~+-]+(?:\/[\w.~+-]+)*(?:@[\w.~+-]+)?\/?$/;
 // The main tab (the unit's overview); the others (versions, imports, importers, licenses) are pages of their own.
 const MAIN_TABS = new Set(["", "doc", "overview"]);
 const MAX_PAGE_BYTES = 10 * 1024 * 1024;
+/** The page's share of the read's time; the rest is the generic rungs' if it fails. */
+const PAGE_MS = 10_000;
 
 /** The unit path (`net/http`, `github.com/x/y/z`) and the version a pkg.go.dev URL names. */
 export function goUnit(url: URL): { path: string; version?: string } | undefined {
@@ -36,7 +38,7 @@ export const goPackages: SiteReader = {
   async read(url, ctx, deadline) {
     const unit = goUnit(url)!;
     const pageUrl = `https://pkg.go.dev/${unit.path}${unit.version ? `@${unit.version}` : ""}`;
-    const got = await siteGet(ctx, pageUrl, deadline, {
+    const got = await fetchSite(pageUrl, ctx, deadline.child(PAGE_MS), {
       headers: { accept: "text/html" },
       maxBytes: MAX_PAGE_BYTES,
     });

@@ -8,12 +8,14 @@ import {
   readmeMarkdown,
   webUrl,
 } from "./package-page.js";
+import { fetchSite, parseSiteJson } from "./site-json.js";
 import { readerDrift, type SiteContext, type SiteReader } from "./site-reader.js";
-import { parseBody, parseJson, siteGet } from "./site-request.js";
 
 const REGISTRY = "https://registry.npmjs.org";
 const JSDELIVR = "https://cdn.jsdelivr.net/npm";
 const README_MS = 5000;
+/** The registry's share of the read's time; the rest is the generic rungs' if the registry fails. */
+const REGISTRY_MS = 10_000;
 const MAX_README_BYTES = 1024 * 1024;
 // npm's naming rules, plus the capitals of packages published before they were forbidden.
 const NAME = /^(?:@[a-z0-9~-][\w.~-]*\/)?[a-z0-9~-][\w.~-]*$/i;
@@ -80,12 +82,12 @@ export const npm: SiteReader = {
   takes: (url) => npmTarget(url) !== undefined,
   async read(url, ctx, deadline) {
     const target = npmTarget(url)!;
-    const found = await versionManifest(target, ctx, deadline);
+    const found = await versionManifest(target, ctx, deadline.child(REGISTRY_MS));
     if (!found.ok) return found;
     const { manifest, latest, published, partial } = found;
     let { readme } = found;
     let readmeNote: string | undefined;
-    const parsed = parseBody("npm", manifest, Manifest);
+    const parsed = parseSiteJson("npm", `${REGISTRY}/${registryPath(target.name)}`, manifest, Manifest);
     if (!parsed.ok) return parsed;
     const m = parsed.value;
     readme ??= m.readme;
@@ -138,7 +140,7 @@ async function publishedReadme(
   ctx: SiteContext,
   deadline: Deadline,
 ): Promise<string | undefined> {
-  const got = await siteGet(ctx, `${JSDELIVR}/${name}@${version}/README.md`, deadline.child(README_MS), {
+  const got = await fetchSite(`${JSDELIVR}/${name}@${version}/README.md`, ctx, deadline.child(README_MS), {
     headers: { accept: "text/markdown, text/plain;q=0.9" },
     maxBytes: MAX_README_BYTES,
   });
@@ -166,8 +168,9 @@ async function versionManifest(
   ctx: SiteContext,
   deadline: Deadline,
 ): Promise<Found> {
-  const accept = { accept: "application/json" };
-  const doc = await siteGet(ctx, `${REGISTRY}/${registryPath(target.name)}`, deadline, { headers: accept });
+  const headers = { accept: "application/json" };
+  const url = `${REGISTRY}/${registryPath(target.name)}`;
+  const doc = await fetchSite(url, ctx, deadline, { headers });
   if (doc.ok) {
     if (Unpublished().safeParse(doc.res.json()).success)
       return {
@@ -176,7 +179,7 @@ async function versionManifest(
         code: "not_found",
         message: `npm: ${target.name} was unpublished from the registry`,
       };
-    const packument = parseJson("npm", doc.res, Packument);
+    const packument = parseSiteJson("npm", url, doc.res.json(), Packument);
     if (!packument.ok) return packument;
     const tags = packument.value["dist-tags"];
     const version = target.version ? (tags[target.version] ?? target.version) : tags.latest;
@@ -202,12 +205,7 @@ async function versionManifest(
   // The whole document of a package with thousands of releases is tens of megabytes; its version's manifest is
   // small, though without the publish dates and the README the whole document carries (read from the
   // published package instead).
-  const one = await siteGet(
-    ctx,
-    `${REGISTRY}/${registryPath(target.name)}/${target.version ?? "latest"}`,
-    deadline,
-    { headers: accept },
-  );
+  const one = await fetchSite(`${url}/${target.version ?? "latest"}`, ctx, deadline, { headers });
   if (!one.ok) return one;
   const manifest = one.res.json();
   if (manifest === undefined) return readerDrift("npm", "the answer is not JSON");

@@ -6,12 +6,14 @@ import {
   readmeMarkdown,
   webUrl,
 } from "./package-page.js";
+import { fetchSiteJson } from "./site-json.js";
 import type { SiteReader } from "./site-reader.js";
-import { parseJson, siteGet } from "./site-request.js";
 
 // PEP 508 names; versions as PEP 440 writes them (letters for pre-, post- and dev-releases, + for local ones).
 const NAME = /^[a-z0-9](?:[\w.-]*[a-z0-9])?$/i;
 const VERSION = /^[\w.!+-]+$/;
+/** The API's share of the read's time; the rest is the generic rungs' if the API fails. */
+const PYPI_MS = 10_000;
 
 /** The JSON API's project answer (warehouse's documented shape): only the fields the summary uses. */
 const Project = lazySchema((z) => {
@@ -68,17 +70,16 @@ export const pypi: SiteReader = {
   takes: (url) => pypiTarget(url) !== undefined,
   async read(url, ctx, deadline) {
     const target = pypiTarget(url)!;
-    const headers = { accept: "application/json" };
+    const apiDeadline = deadline.child(PYPI_MS);
     // A named version's answer does not say which is the latest; the project's answer does.
-    const [got, newest] = await Promise.all([
-      siteGet(ctx, api(target.name, target.version), deadline, { headers }),
-      target.version ? siteGet(ctx, api(target.name), deadline.child(5000), { headers }) : undefined,
+    const [parsed, latest] = await Promise.all([
+      fetchSiteJson("pypi", api(target.name, target.version), ctx, apiDeadline, Project),
+      target.version
+        ? fetchSiteJson("pypi", api(target.name), ctx, apiDeadline.child(5000), Project)
+        : undefined,
     ]);
-    if (!got.ok) return got;
-    const parsed = parseJson("pypi", got.res, Project);
     if (!parsed.ok) return parsed;
     const { info, urls } = parsed.value;
-    const latest = newest?.ok ? parseJson("pypi", newest.res, Project) : undefined;
     const pageUrl = `https://pypi.org/project/${info.name}/`;
     const links = projectLinks(info);
     const readme = await description(info, links.repository ?? pageUrl);

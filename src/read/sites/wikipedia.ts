@@ -3,9 +3,9 @@ import { lazySchema } from "../../core/lazy-zod.js";
 import { oneLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
 import { INLINE_BELOW_CHARS, runOnPool } from "../page-pool.js";
+import { API_USER_AGENT, fetchSite, parseSiteJson } from "./site-json.js";
 import type { SiteReader } from "./site-reader.js";
 import { readerDrift } from "./site-reader.js";
-import { API_USER_AGENT, parseJson, siteGet } from "./site-request.js";
 import type { Article } from "./wikipedia-article.js";
 
 /** Which article a URL names, on which language's wiki. */
@@ -22,6 +22,8 @@ const WIKI = /^(?:[a-z]{2,3}(?:-[a-z0-9]{2,8})*|simple)$/;
 // Pages the parse API cannot render: special pages and media files' own namespace.
 const UNPARSABLE = /^(special|media):/i;
 const NUMBER = /^\d{1,12}$/;
+/** The API's share of the read's time; the rest is the generic rungs' if the API fails. */
+const WIKIPEDIA_API_MS = 10_000;
 
 /**
  * `https://<lang>.wikipedia.org/wiki/<title>` (or the `<lang>.m.` mobile host), `/w/index.php?title=…`, with
@@ -112,7 +114,8 @@ export const wikipedia: SiteReader = {
     if (target.oldid) params.set("oldid", target.oldid);
     else if (target.curid) params.set("pageid", target.curid);
     else params.set("page", target.page!);
-    const got = await siteGet(ctx, `https://${host}/w/api.php?${params}`, deadline, {
+    const apiUrl = `https://${host}/w/api.php?${params}`;
+    const got = await fetchSite(apiUrl, ctx, deadline.child(WIKIPEDIA_API_MS), {
       headers: { accept: "application/json", "user-agent": API_USER_AGENT },
     });
     if (!got.ok) return got;
@@ -125,7 +128,7 @@ export const wikipedia: SiteReader = {
       const limited = code === "ratelimited" || code === "maxlag";
       return { ok: false, status: limited ? "rate_limited" : "error", code: "api_error", message };
     }
-    const parsed = parseJson("wikipedia", got.res, ParseAnswer);
+    const parsed = parseSiteJson("wikipedia", apiUrl, body, ParseAnswer);
     if (!parsed.ok) return parsed;
     const article = parsed.value.parse;
     const articleUrl = pageUrl(

@@ -96,7 +96,9 @@ describe("crates.io reader", () => {
     );
     const page = await read("https://crates.io/crates/foo_show", never, h.ctx());
     expect(page.attempts[0]).toMatchObject({ provider: "site:crates.io", status: "error" });
-    expect(page.attempts[0]!.error).toMatch(/^crates\.io reader: .*expected shape \(crate\.name: /);
+    expect(page.attempts[0]!.error).toMatch(
+      /^crates\.io reader: .*expected shape \(crates\.io\/api\/v1\/crates\/foo_show: crate\.name: /,
+    );
     expect(page.attempts.map((a) => a.provider)).toContain("fetch");
   });
 });

@@ -73,6 +73,8 @@ describe("PyPI reader", () => {
     const page = await read("https://pypi.org/project/sampleproject/", never, h.ctx());
     expect(page.source).toBe("extracted-html");
     expect(page.attempts[0]).toMatchObject({ provider: "site:pypi", status: "error" });
-    expect(page.attempts[0]!.error).toMatch(/^pypi reader: .*expected shape \(info: /);
+    expect(page.attempts[0]!.error).toMatch(
+      /^pypi reader: .*expected shape \(pypi\.org\/pypi\/sampleproject\/json: info: /,
+    );
   });
 });

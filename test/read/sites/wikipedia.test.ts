@@ -229,7 +229,7 @@ describe("Wikipedia reader: an article through the parse API", () => {
     expect(page.markdown).toContain("Lowmouth");
     expect(page.attempts[0]).toMatchObject({ provider: "site:wikipedia", status: "error" });
     expect(page.attempts[0]!.error).toMatch(
-      /^wikipedia reader: the response no longer has the expected shape \(parse\.text/,
+      /^wikipedia reader: the response no longer has the expected shape \(en\.wikipedia\.org\/w\/api\.php: parse\.text/,
     );
   });
 
