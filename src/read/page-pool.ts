@@ -57,7 +57,15 @@ async function thePool(): Promise<Piscina> {
 
 /** Runs one named task of page-worker.ts on the pool, as a value: timeout, busy, too large or error. */
 export async function runOnPool<T>(
-  name: "extract" | "pdf" | "feed" | "document" | "size" | "stackExchangePage",
+  name:
+    | "extract"
+    | "pdf"
+    | "feed"
+    | "document"
+    | "size"
+    | "stackExchangePage"
+    | "wikipediaArticle"
+    | "goPackage",
   task: unknown,
   deadline: Deadline,
   what: string,

@@ -3,4 +3,5 @@
 import { register } from "tsx/esm/api";
 
 register();
-export const { document, extract, feed, pdf, size, stackExchangePage } = await import("./page-worker.ts");
+export const { document, extract, feed, pdf, size, stackExchangePage, wikipediaArticle, goPackage } =
+  await import("./page-worker.ts");

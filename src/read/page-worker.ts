@@ -7,8 +7,10 @@ import { type FeedOutcome, feedToMarkdownHere } from "./formats/feed.js";
 import { type PdfOutcome, pdfToTextHere } from "./formats/pdf.js";
 import { documentTask } from "./formats/read-document.js";
 import { extractHere, type PageExtraction } from "./page-pool.js";
+import { type GoPageOutcome, goPackagePage } from "./sites/go-package-page.js";
 import { threadFromPage } from "./sites/stackexchange-page.js";
 import type { SeThread } from "./sites/stackexchange-thread.js";
+import { type Article, articleMarkdown } from "./sites/wikipedia-article.js";
 import { type SizedText, type SizeOptions, sizeText } from "./size.js";
 
 export function extract(task: { html: string; url: string }): Promise<PageExtraction> {
@@ -46,3 +48,21 @@ export function feed(task: { bytes: Uint8Array; url: string; remainingMs: number
 
 /** An office document or e-book: unpacked within the archive caps, its deadline checked between parts. */
 export const document = documentTask;
+
+/** A Wikipedia article's parser output as markdown (a long article's HTML is megabytes). */
+export function wikipediaArticle(task: {
+  html: string;
+  displaytitle?: string;
+  url: string;
+}): Promise<Article> {
+  return articleMarkdown(task.html, task.displaytitle, task.url);
+}
+
+/** A pkg.go.dev unit page as a package page. */
+export function goPackage(task: {
+  html: string;
+  url: string;
+  unit: { path: string; version?: string };
+}): Promise<GoPageOutcome> {
+  return goPackagePage(task.html, task.url, task.unit);
+}

@@ -19,8 +19,14 @@ beforeAll(async () => {
 afterAll(() => web.close());
 afterEach(() => web.reset());
 
+// Reading an article (its page, or the parse API's answer its site reader asks for) is not searching.
 const wikipediaSearched = () =>
-  web.requests.filter((r) => r.host.endsWith("wikipedia.org") && !r.path.startsWith("/wiki/")).length;
+  web.requests.filter(
+    (r) =>
+      r.host.endsWith("wikipedia.org") &&
+      !r.path.startsWith("/wiki/") &&
+      r.url.searchParams.get("action") !== "parse",
+  ).length;
 
 /** No keyless engine is routed (each gets a 404), so the chain would end at Wikipedia; Wikipedia would answer. */
 function serveEmptyWebAndWikipedia(): void {

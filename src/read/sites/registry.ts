@@ -1,9 +1,14 @@
 import { arxivReader } from "./arxiv.js";
+import { crates } from "./crates.js";
 import { githubReader } from "./github.js";
+import { goPackages } from "./go-packages.js";
 import { hackerNewsReader } from "./hacker-news.js";
+import { npm } from "./npm.js";
+import { pypi } from "./pypi.js";
 import { redditReader } from "./reddit.js";
 import { onHosts, type SiteReader } from "./site-reader.js";
 import { stackExchangeReader } from "./stackexchange.js";
+import { wikipedia } from "./wikipedia.js";
 import { youtubeReader } from "./youtube.js";
 
 /** Every site reader websift knows, asked in this order; adding a site is one file and one line here. */
@@ -15,6 +20,11 @@ export const SITE_READERS: readonly SiteReader[] = [
   hackerNewsReader,
   arxivReader,
   youtubeReader,
+  wikipedia,
+  npm,
+  pypi,
+  crates,
+  goPackages,
 ];
 
 /** The reader that takes this URL, if any. */

@@ -5,6 +5,12 @@ import type { NetResponse } from "../../net/client.js";
 import { failureForStatus } from "../http-failure.js";
 import { readerDrift, type SiteContext } from "./site-reader.js";
 
+/**
+ * Public APIs (Wikimedia's, crates.io's) ask for an agent that names the tool and a way to reach its operator,
+ * and refuse generic library agents; websift's own is the one its Wikipedia search already sends.
+ */
+export { DEFAULT_USER_AGENT as API_USER_AGENT } from "../../search/providers/wikipedia.js";
+
 /** An API's answer or a watch page: a few MB at most; more is not the document a reader was written for. */
 export const MAX_SITE_BYTES = 4 * 1024 * 1024;
 
@@ -19,6 +25,8 @@ export interface SiteRequest {
   maxBytes?: number;
   /** Statuses outside 2xx that are answers all the same (416 for a Range over an empty file). */
   accept?: readonly number[];
+  /** Where a redirect may lead (net refuses another hop with `redirect_refused`). */
+  redirectAllowed?: (url: URL) => boolean;
 }
 
 /** A failure of a site's endpoint, as the ladder records it (only the fields of a `Failure`). */
@@ -43,6 +51,7 @@ export async function fetchSite(
     deadline,
     ...(request.headers ? { headers: request.headers } : {}),
     ...(request.maxBytes ? { maxBytes: request.maxBytes } : {}),
+    ...(request.redirectAllowed ? { redirectAllowed: request.redirectAllowed } : {}),
   });
   if (!res.ok) return siteFailure(res);
   if ((res.status < 200 || res.status >= 300) && !request.accept?.includes(res.status)) {
@@ -69,11 +78,24 @@ export async function fetchSiteJson<S extends z.ZodType>(
     headers: { accept: "application/json", ...request.headers },
   });
   if (!got.ok) return got;
-  const body = got.res.json();
+  const parsed = parseSiteJson(reader, url, got.res.json(), schema);
+  return parsed.ok ? { ...parsed, res: got.res } : parsed;
+}
+
+/**
+ * A JSON body (or a part of one) the reader already holds, read with its schema as `fetchSiteJson` reads an
+ * answer: `undefined` (no JSON) or a missing field is drift naming the reader, the endpoint and the field.
+ */
+export function parseSiteJson<S extends z.ZodType>(
+  reader: string,
+  url: string,
+  body: unknown,
+  schema: () => S,
+): { ok: true; value: z.output<S> } | SiteFailure {
   if (body === undefined) return readerDrift(reader, `${endpointOf(url)} did not answer JSON`);
   const parsed = schema().safeParse(body);
   if (!parsed.success) return readerDrift(reader, `${endpointOf(url)}: ${firstIssue(parsed.error)}`);
-  return { ok: true, value: parsed.data as z.output<S>, res: got.res };
+  return { ok: true, value: parsed.data as z.output<S> };
 }
 
 /** What a schema missed, by the path of the first field that did not fit ("items.0.title: expected string"). */

@@ -21,7 +21,7 @@ export const WIKIPEDIA_MIN_REQUEST_MS = 500;
 
 // Wikimedia's policy asks for a descriptive User-Agent with a way to reach the operator; generic library
 // agents get 403/429. Operators can put their own contact in settings.wikipediaUserAgent.
-const DEFAULT_USER_AGENT =
+export const DEFAULT_USER_AGENT =
   "websift/0.1 (web search and reading toolkit for LLM agents; https://www.npmjs.com/package/websift)";
 
 // Languages whose Wikipedia is written in a non-Latin script: a query typed in ASCII letters belongs on English.
