@@ -8,6 +8,10 @@ const NAME = "arxiv";
 const ARXIV_API = "https://export.arxiv.org/api/query";
 // The API answers in well under a second when it answers at all; the abstract page needs time after it.
 const API_TIMEOUT_MS = 6000;
+// arXiv's API terms ask for no more than one request every three seconds: parallel reads queue for a slot.
+const API_INTERVAL_MS = 3000;
+// A queued call still needs this much of its budget once its slot comes.
+const API_ANSWER_MS = 2000;
 
 // New-style ids (0704.0001 on: YYMM.NNNN, YYMM.NNNNN from 2015) and old-style ones (archive[.SUBJ]/YYMMNNN),
 // each with an optional version.
@@ -52,12 +56,31 @@ async function fromApi(
   deadline: Deadline,
   parse: (xml: string) => ArxivParse,
 ): Promise<Fetched> {
+  const queued = await waitForApiSlot(ctx, deadline);
+  if (queued) return queued;
   const got = await fetchSite(`${ARXIV_API}?id_list=${encodeURIComponent(id)}&max_results=1`, ctx, deadline, {
     headers: { accept: "application/atom+xml" },
     maxBytes: MAX_SITE_BYTES,
   });
   if (!got.ok) return got;
   return paperOf(parse(got.res.text()), `arXiv API: no entry for ${id}`);
+}
+
+/**
+ * A slot further off than the API's budget allows is not waited for: the abstract page says the same, and arXiv
+ * asks for spacing on its API only.
+ */
+async function waitForApiSlot(ctx: SiteContext, deadline: Deadline): Promise<Fetched | undefined> {
+  const wait = await ctx.reserveSlot("api", API_INTERVAL_MS);
+  if (wait <= 0) return undefined;
+  if (wait + API_ANSWER_MS > deadline.remaining() || !(await deadline.sleep(wait)))
+    return {
+      ok: false,
+      status: "rate_limited",
+      code: "local_rate_limit",
+      message: `the next API slot is ${Math.ceil(wait / 1000)} s away (arXiv asks for 3 s between requests)`,
+    };
+  return undefined;
 }
 
 async function fromAbsPage(

@@ -27,6 +27,12 @@ export interface SiteContext {
   log(message: string): void;
   /** Its own keys, among those it declares in `keyEnv` that are set; never another reader's or a provider's. */
   keys: Readonly<Record<string, string>>;
+  /**
+   * Books the next slot of a limiter letting one request through every `intervalMs` (for a site that asks for
+   * spacing between API calls): the wait before going, 0 for now. Shared by every process of a fleet when the
+   * store is.
+   */
+  reserveSlot(key: string, intervalMs: number): Promise<number>;
 }
 
 /** What a site reader found: the page's text as markdown, and which of the site's endpoints gave it. */

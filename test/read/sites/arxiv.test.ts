@@ -172,3 +172,36 @@ describe("arXiv: the page when the API fails", () => {
     expect(page.title).not.toBe("Error");
   });
 });
+
+describe("arXiv: requests to the API spaced as arXiv asks", () => {
+  it("books one slot every 3 s per store: a read with no time to wait for its slot reads the abstract page", async () => {
+    h.sim.route(API, "/api/query", atom(fixture("api-2501.01234v2.xml")));
+    h.sim.route("arxiv.org", "/abs/2501.01234", {
+      headers: { "content-type": "text/html; charset=utf-8" },
+      body: fixture("abs-2501.01234.html"),
+    });
+    // One store for both reads, as one process (or a fleet on one Redis) has.
+    const ctx = h.ctx();
+    const first = await read("https://arxiv.org/abs/2501.01234v2", never, ctx);
+    expect(first).toMatchObject({ status: "ok", reader: { via: "export.arxiv.org API" } });
+    const second = await read("https://arxiv.org/abs/2501.01234", { ...never, timeoutMs: 2500 }, ctx);
+    expect(second).toMatchObject({ status: "ok", reader: { name: "arxiv", via: "abs page" } });
+    expect(h.sim.requests.filter((r) => r.host === API)).toHaveLength(1);
+    expect(h.logs.join("\n")).toMatch(/arxiv API for 2501\.01234: the next API slot is 3 s away/);
+  });
+
+  it("waits for a near slot and then asks the API; the limiter's key is the reader's own", async () => {
+    h.sim.route(API, "/api/query", atom(fixture("api-2501.01234v2.xml")));
+    const ctx = h.ctx();
+    const booked: [string, number][] = [];
+    const store = Object.assign(Object.create(ctx.store), {
+      reserveSlot: async (key: string, intervalMs: number) => {
+        booked.push([key, intervalMs]);
+        return 5;
+      },
+    });
+    const page = await read("https://arxiv.org/abs/2501.01234v2", never, { ...ctx, store });
+    expect(page).toMatchObject({ status: "ok", reader: { via: "export.arxiv.org API" } });
+    expect(booked).toEqual([["site:arxiv:api", 3000]]);
+  });
+});
