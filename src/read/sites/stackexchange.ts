@@ -7,7 +7,7 @@ import type { Failure } from "../../core/status.js";
 import type { NetResponse } from "../../net/client.js";
 import { maybe, maybeListOf, maybeText } from "../../provider-http/json-fields.js";
 import { INLINE_BELOW_CHARS, runOnPool } from "../page-pool.js";
-import { fetchSite, fetchSiteJson, type SiteFailure } from "./site-json.js";
+import { type Fetched, fetchSite, fetchSiteJson, type SiteFailure } from "./site-json.js";
 import { readerDrift, type SiteContext, type SiteOutcome, type SiteReader } from "./site-reader.js";
 import { isoOfSeconds } from "./site-text.js";
 import { orderAnswers, renderThread, type SeAnswer, type SeThread } from "./stackexchange-thread.js";
@@ -41,6 +41,8 @@ export const stackExchangeReader: SiteReader = {
 const API = "https://api.stackexchange.com/2.3";
 /** The API's share of the read: when it is slow, the page's own markup still has time. */
 const SE_API_MS = 8_000;
+/** What an API call needs of the read's time once a backoff has passed. */
+const SE_ANSWER_MS = 2_000;
 /** Answers asked of the API, best first: enough for the accepted one and MAX_ANSWERS others on nearly any question. */
 const ANSWERS_ASKED = 30;
 
@@ -203,8 +205,36 @@ async function markdownTools() {
   return { fragmentToMarkdown: (await fragment).htmlFragmentToMarkdown };
 }
 
-function seJson<S extends z.ZodType>(path: string, ctx: SiteContext, deadline: Deadline, schema: () => S) {
-  return fetchSiteJson("stackexchange", `${API}${path}`, ctx, deadline, schema, { failure: seApiFailure });
+/**
+ * One API call, honouring `backoff`: an answer carrying it means that method must not be asked again for that
+ * many seconds (the API's rule, enforced with throttle violations). The wait is booked on the store's limiter
+ * per method, so parallel reads and a fleet on one store keep it; a wait past the read's time is not waited:
+ * the question page is read instead.
+ */
+async function seJson<S extends z.ZodType<{ backoff?: number }>>(
+  path: string,
+  ctx: SiteContext,
+  deadline: Deadline,
+  schema: () => S,
+): Promise<Fetched<z.infer<S>>> {
+  const method = `backoff:${path.split("?")[0]!.replace(/\d+/g, "{id}")}`;
+  const wait = await ctx.reserveSlot(method, 0);
+  if (wait > 0 && (wait + SE_ANSWER_MS > deadline.remaining() || !(await deadline.sleep(wait)))) {
+    const retryAfter = Math.ceil(wait / 1000);
+    return {
+      ok: false,
+      status: "rate_limited",
+      code: "backoff",
+      message: `api.stackexchange.com asked for ${retryAfter} s before this method is asked again`,
+      retryAfter,
+    };
+  }
+  const got = await fetchSiteJson("stackexchange", `${API}${path}`, ctx, deadline, schema, {
+    failure: seApiFailure,
+  });
+  const backoff = got.ok ? got.value.backoff : undefined;
+  if (backoff && backoff > 0) await ctx.reserveSlot(method, backoff * 1000);
+  return got;
 }
 
 /**
@@ -236,6 +266,7 @@ const seconds = lazySchema((z) => maybe(z.number()));
 
 const Questions = lazySchema((z) =>
   z.object({
+    backoff: seconds(),
     items: z.array(
       z.object({
         question_id: z.number(),
@@ -256,6 +287,7 @@ const Questions = lazySchema((z) =>
 
 const Answers = lazySchema((z) =>
   z.object({
+    backoff: seconds(),
     items: z.array(
       z.object({
         answer_id: z.number(),
@@ -269,4 +301,6 @@ const Answers = lazySchema((z) =>
   }),
 );
 
-const AnswerOwner = lazySchema((z) => z.object({ items: z.array(z.object({ question_id: z.number() })) }));
+const AnswerOwner = lazySchema((z) =>
+  z.object({ backoff: seconds(), items: z.array(z.object({ question_id: z.number() })) }),
+);

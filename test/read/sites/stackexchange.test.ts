@@ -208,6 +208,34 @@ describe("stackexchange reader through read()", () => {
   });
 });
 
+describe("stackexchange reader: the API's backoff", () => {
+  const withBackoff = (name: string, seconds: number) =>
+    json({ ...JSON.parse(siteFixture("stackexchange", name)), backoff: seconds });
+
+  it("a method that asked for a backoff is not asked again within it: the page is read, the other method still asked", async () => {
+    h.sim.route(API, "/2.3/questions/90123", withBackoff("question.json", 30));
+    h.sim.route(API, "/2.3/questions/90123/answers", fixture("answers.json"));
+    h.sim.route(SITE, "/questions/90123", page());
+    // One store for both reads, as one process (or a fleet on one Redis) has.
+    const ctx = h.ctx();
+    const first = await read(QUESTION, { render: "never" }, ctx);
+    expect(first).toMatchObject({ status: "ok", reader: { via: "api.stackexchange.com" } });
+    const again = await read(`https://${SITE}/q/90123`, { render: "never", timeoutMs: 5000 }, ctx);
+    expect(again).toMatchObject({ status: "ok", reader: { via: "page markup (API rate_limited)" } });
+    const asked = h.sim.requests.filter((r) => r.host === API).map((r) => r.url.pathname);
+    expect(asked.filter((p) => p === "/2.3/questions/90123")).toHaveLength(1);
+    expect(asked.filter((p) => p === "/2.3/questions/90123/answers")).toHaveLength(2);
+  });
+
+  it("an answer without a backoff books nothing", async () => {
+    serveApi();
+    const ctx = h.ctx();
+    await read(QUESTION, { render: "never" }, ctx);
+    const again = await read(`https://${SITE}/q/90123`, { render: "never", timeoutMs: 5000 }, ctx);
+    expect(again).toMatchObject({ status: "ok", reader: { via: "api.stackexchange.com" } });
+  });
+});
+
 describe("stackexchange page markup", () => {
   it("reads question, answers, scores, authors and the accepted mark from the page", async () => {
     const thread = await threadFromPage(siteFixture("stackexchange", "question-page.html"), QUESTION);
