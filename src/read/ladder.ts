@@ -1,6 +1,7 @@
 import type { Deadline } from "../core/deadline.js";
 import type { Attempt, Failure } from "../core/status.js";
 import type { Net, NetResponse } from "../net/client.js";
+import { parseContentType } from "../net/decode.js";
 import type { Store } from "../store/store.js";
 import { alternateLinks, FEED_TYPES } from "./alternate-links.js";
 import { classifyContent, type FormatName, prettyJson } from "./content-kind.js";
@@ -320,7 +321,12 @@ async function fromFormat(
   const t0 = Date.now();
   const got = await reader.read(
     res.bytes,
-    { url: res.finalUrl, contentType: res.contentType, format },
+    {
+      url: res.finalUrl,
+      contentType: res.contentType,
+      charset: parseContentType(res.headers["content-type"]).charset,
+      format,
+    },
     options.deadline,
   );
   attempts.push(attemptOf(reader.name, Date.now() - t0, got.ok ? undefined : got));

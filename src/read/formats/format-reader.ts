@@ -21,6 +21,8 @@ export interface FormatFile {
   /** The final URL it was served from. */
   url: string;
   contentType: string;
+  /** The charset its Content-Type named, if any: a feed's text is decoded by it before its XML declaration. */
+  charset?: string;
   format: FormatName;
 }
 
