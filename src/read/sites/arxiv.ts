@@ -1,5 +1,6 @@
 import type { Deadline } from "../../core/deadline.js";
 import type { Failure } from "../../core/status.js";
+import { queueForSlot } from "./api-pacing.js";
 import type { ArxivPaper, ArxivParse } from "./arxiv-parse.js";
 import { fetchSite, MAX_SITE_BYTES } from "./site-json.js";
 import { readerDrift, type SiteContext, type SiteOutcome, type SiteReader } from "./site-reader.js";
@@ -10,8 +11,6 @@ const ARXIV_API = "https://export.arxiv.org/api/query";
 const API_TIMEOUT_MS = 6000;
 // arXiv's API terms ask for no more than one request every three seconds: parallel reads queue for a slot.
 const API_INTERVAL_MS = 3000;
-// A queued call still needs this much of its budget once its slot comes.
-const API_ANSWER_MS = 2000;
 
 // New-style ids (0704.0001 on: YYMM.NNNN, YYMM.NNNNN from 2015) and old-style ones (archive[.SUBJ]/YYMMNNN),
 // each with an optional version.
@@ -56,7 +55,13 @@ async function fromApi(
   deadline: Deadline,
   parse: (xml: string) => ArxivParse,
 ): Promise<Fetched> {
-  const queued = await waitForApiSlot(ctx, deadline);
+  const queued = await queueForSlot(
+    ctx,
+    "api",
+    API_INTERVAL_MS,
+    deadline,
+    (s) => `the next API slot is ${s} s away (arXiv asks for 3 s between requests)`,
+  );
   if (queued) return queued;
   const got = await fetchSite(`${ARXIV_API}?id_list=${encodeURIComponent(id)}&max_results=1`, ctx, deadline, {
     headers: { accept: "application/atom+xml" },
@@ -64,23 +69,6 @@ async function fromApi(
   });
   if (!got.ok) return got;
   return paperOf(parse(got.res.text()), `arXiv API: no entry for ${id}`);
-}
-
-/**
- * A slot further off than the API's budget allows is not waited for: the abstract page says the same, and arXiv
- * asks for spacing on its API only.
- */
-async function waitForApiSlot(ctx: SiteContext, deadline: Deadline): Promise<Fetched | undefined> {
-  const wait = await ctx.reserveSlot("api", API_INTERVAL_MS);
-  if (wait <= 0) return undefined;
-  if (wait + API_ANSWER_MS > deadline.remaining() || !(await deadline.sleep(wait)))
-    return {
-      ok: false,
-      status: "rate_limited",
-      code: "local_rate_limit",
-      message: `the next API slot is ${Math.ceil(wait / 1000)} s away (arXiv asks for 3 s between requests)`,
-    };
-  return undefined;
 }
 
 async function fromAbsPage(

@@ -1,5 +1,6 @@
 import type { Deadline } from "../../core/deadline.js";
 import { lazySchema } from "../../core/lazy-zod.js";
+import { queueForSlot } from "./api-pacing.js";
 import {
   type PackageSummary,
   packageLinks,
@@ -19,6 +20,8 @@ const README_HOSTS = ["crates.io", "static.crates.io"];
 const README_MS = 5000;
 /** The API's share of the read's time; the rest is the generic rungs' if the API fails. */
 const CRATES_MS = 10_000;
+// crates.io's data access policy: at most one request a second.
+const API_INTERVAL_MS = 1000;
 
 /** The crate endpoint's answer (crates.io's own response snapshots): the crate and its versions, newest first. */
 const CrateAnswer = lazySchema((z) => {
@@ -69,6 +72,14 @@ export const crates: SiteReader = {
     const target = crateTarget(url)!;
     // crates.io refuses requests without an agent that says who is asking.
     const api = deadline.child(CRATES_MS);
+    const queued = await queueForSlot(
+      ctx,
+      "api",
+      API_INTERVAL_MS,
+      api,
+      (s) => `the next API slot is ${s} s away (crates.io asks crawlers for one request a second)`,
+    );
+    if (queued) return queued;
     const parsed = await fetchSiteJson("crates.io", `${API}/${target.name}`, ctx, api, CrateAnswer, {
       headers: { "user-agent": API_USER_AGENT },
     });

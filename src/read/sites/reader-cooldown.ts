@@ -19,6 +19,8 @@ const key = (reader: string) => `site:${reader}:cooldown`;
  */
 export async function restReader(store: Store, reader: string, failure: Failure, now: number): Promise<void> {
   if (failure.status !== "rate_limited" && failure.status !== "quota") return;
+  // Our own limiter's queue was too long for one read: the site said nothing, and the next slot is soon.
+  if (failure.code === "local_rate_limit") return;
   const ms = failure.retryAfter ? failure.retryAfter * 1000 : DEFAULT_REST_MS;
   const reason = failure.status === "quota" ? "quota exhausted" : "rate limited";
   await store.set<ReaderCooldown>(key(reader), { until: now + ms, reason }, ms);

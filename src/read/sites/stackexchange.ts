@@ -7,6 +7,7 @@ import type { Failure } from "../../core/status.js";
 import type { NetResponse } from "../../net/client.js";
 import { maybe, maybeListOf, maybeText } from "../../provider-http/json-fields.js";
 import { INLINE_BELOW_CHARS, runOnPool } from "../page-pool.js";
+import { queueForSlot } from "./api-pacing.js";
 import { type Fetched, fetchSite, fetchSiteJson, type SiteFailure } from "./site-json.js";
 import { readerDrift, type SiteContext, type SiteOutcome, type SiteReader } from "./site-reader.js";
 import { isoOfSeconds } from "./site-text.js";
@@ -41,8 +42,6 @@ export const stackExchangeReader: SiteReader = {
 const API = "https://api.stackexchange.com/2.3";
 /** The API's share of the read: when it is slow, the page's own markup still has time. */
 const SE_API_MS = 8_000;
-/** What an API call needs of the read's time once a backoff has passed. */
-const SE_ANSWER_MS = 2_000;
 /** Answers asked of the API, best first: enough for the accepted one and MAX_ANSWERS others on nearly any question. */
 const ANSWERS_ASKED = 30;
 
@@ -218,17 +217,14 @@ async function seJson<S extends z.ZodType<{ backoff?: number }>>(
   schema: () => S,
 ): Promise<Fetched<z.infer<S>>> {
   const method = `backoff:${path.split("?")[0]!.replace(/\d+/g, "{id}")}`;
-  const wait = await ctx.reserveSlot(method, 0);
-  if (wait > 0 && (wait + SE_ANSWER_MS > deadline.remaining() || !(await deadline.sleep(wait)))) {
-    const retryAfter = Math.ceil(wait / 1000);
-    return {
-      ok: false,
-      status: "rate_limited",
-      code: "backoff",
-      message: `api.stackexchange.com asked for ${retryAfter} s before this method is asked again`,
-      retryAfter,
-    };
-  }
+  const queued = await queueForSlot(
+    ctx,
+    method,
+    0,
+    deadline,
+    (s) => `api.stackexchange.com asked for ${s} s more before this method is asked again (backoff)`,
+  );
+  if (queued) return queued;
   const got = await fetchSiteJson("stackexchange", `${API}${path}`, ctx, deadline, schema, {
     failure: seApiFailure,
   });

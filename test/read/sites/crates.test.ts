@@ -101,4 +101,38 @@ describe("crates.io reader", () => {
     );
     expect(page.attempts.map((a) => a.provider)).toContain("fetch");
   });
+
+  it("asks the API once a second as crates.io's policy says: a read with no time to queue reads the page", async () => {
+    serveCrate();
+    h.sim.route(
+      "crates.io",
+      "/crates/foo_show/1.0.0",
+      html("<main><h1>foo_show</h1><p>Rendered by the app.</p></main>"),
+    );
+    // The store's limiter as a second read finds it straight after a first (its own timing is the store's tests').
+    const base = h.ctx();
+    const booked: [string, number][] = [];
+    const store = Object.assign(Object.create(base.store), {
+      reserveSlot: async (key: string, intervalMs: number) =>
+        booked.push([key, intervalMs]) === 1 ? 0 : 1000,
+    });
+    const ctx = { ...base, store };
+    const first = await read("https://crates.io/crates/foo_show", never, ctx);
+    expect(first).toMatchObject({ status: "ok", source: "site" });
+    const second = await read("https://crates.io/crates/foo_show/1.0.0", { ...never, timeoutMs: 2500 }, ctx);
+    expect(second.attempts[0]).toMatchObject({
+      provider: "site:crates.io",
+      status: "rate_limited",
+      retryAfter: 1,
+    });
+    expect(second.attempts[0]!.error).toMatch(
+      /next API slot is 1 s away \(crates\.io asks crawlers for one request a second\)/,
+    );
+    expect(second.source).toBe("extracted-html");
+    expect(h.sim.requests.filter((r) => r.url.pathname === API)).toHaveLength(1);
+    expect(booked).toEqual([
+      ["site:crates.io:api", 1000],
+      ["site:crates.io:api", 1000],
+    ]);
+  });
 });
