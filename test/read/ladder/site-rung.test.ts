@@ -113,6 +113,7 @@ describe("read ladder: a site whose API said too many rests", () => {
   const limited = (failure: {
     status: "rate_limited" | "quota" | "blocked";
     retryAfter?: number;
+    code?: string;
   }): SiteReader => ({
     ...repoReader,
     async read() {
@@ -168,5 +169,10 @@ describe("read ladder: a site whose API said too many rests", () => {
     await run(limited({ status: "blocked" }), other);
     await run(limited({ status: "blocked" }), other);
     expect(calls).toBe(3);
+    // Our own limiter's queue, too long for one read, is not the site's word.
+    const queued = { ...ladderContext(h.ctx()), now: () => clock };
+    await run(limited({ status: "rate_limited", retryAfter: 1, code: "local_rate_limit" }), queued);
+    await run(limited({ status: "rate_limited", retryAfter: 1, code: "local_rate_limit" }), queued);
+    expect(calls).toBe(5);
   });
 });
