@@ -4,7 +4,7 @@ import type { Failure } from "../../core/status.js";
 import { decodeText } from "../../net/decode.js";
 import { INLINE_BELOW_CHARS, runOnPool } from "../page-pool.js";
 import type { Feed, FeedItem } from "./feed-parse.js";
-import type { FormatReader, FormatText } from "./format-reader.js";
+import { type FormatReader, type FormatText, failureReason } from "./format-reader.js";
 
 /** Items shown; the rest are counted in a closing note. */
 export const MAX_FEED_ITEMS = 50;
@@ -52,7 +52,7 @@ export async function feedToMarkdownHere(
   try {
     parsed = parseFeed(feedText(bytes, charset), url, MAX_FEED_ITEMS);
   } catch (err) {
-    const reason = err instanceof Error ? err.message.split("\n")[0].slice(0, 160) : String(err);
+    const reason = failureReason(err);
     return { ok: false, status: "error", code: "feed", message: `could not read the feed: ${reason}` };
   }
   if (!parsed.ok)

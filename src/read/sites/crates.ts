@@ -1,15 +1,9 @@
 import type { Deadline } from "../../core/deadline.js";
 import { lazySchema } from "../../core/lazy-zod.js";
 import { queueForSlot } from "./api-pacing.js";
-import {
-  type PackageSummary,
-  packageLinks,
-  packageMarkdown,
-  readmeFromHtml,
-  webUrl,
-} from "./package-page.js";
+import { type PackageSummary, packagePage, readmeFromHtml, webUrl } from "./package-page.js";
 import { API_USER_AGENT, fetchSite, fetchSiteJson } from "./site-json.js";
-import { onHosts, type SiteContext, type SiteReader } from "./site-reader.js";
+import { onHosts, type SiteContext, type SiteReader, siteNotFound } from "./site-reader.js";
 
 const API = "https://crates.io/api/v1/crates";
 // Cargo's rules for a crate name; a version is semver.
@@ -89,12 +83,7 @@ export const crates: SiteReader = {
     const version = target.version ?? latest;
     const release = versions?.find((v) => v.num === version);
     if (target.version && versions && !release)
-      return {
-        ok: false,
-        status: "error",
-        code: "not_found",
-        message: `crates.io: ${crate.name} has no version ${target.version}`,
-      };
+      return siteNotFound(`crates.io: ${crate.name} has no version ${target.version}`);
     const pageUrl = `https://crates.io/crates/${crate.name}`;
     const repository = webUrl(crate.repository);
     const readme = await readmeOf(crate.name, version, repository ?? pageUrl, ctx, api);
@@ -118,14 +107,7 @@ export const crates: SiteReader = {
       readme: readme.markdown,
       readmeNote: readme.note,
     };
-    return {
-      ok: true,
-      title: crate.name,
-      markdown: packageMarkdown(summary),
-      links: packageLinks(summary, readme.links),
-      via: "crates.io API",
-      ...(summary.published ? { published: summary.published } : {}),
-    };
+    return { ok: true, ...packagePage(summary, readme.links), via: "crates.io API" };
   },
 };
 

@@ -65,6 +65,11 @@ export function readerDrift(reader: string, what: string): { ok: false } & Failu
   };
 }
 
+/** What the site says is not there (a package's version, an item): an error of the read, not an empty page. */
+export function siteNotFound(message: string): { ok: false } & Failure {
+  return { ok: false, status: "error", code: "not_found", message };
+}
+
 /** `name` is one of `hosts` (exact, or under a `*.suffix`). */
 export function onHosts(name: string, hosts: readonly string[]): boolean {
   const host = name.toLowerCase();

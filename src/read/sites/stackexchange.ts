@@ -9,7 +9,13 @@ import { maybe, maybeListOf, maybeText } from "../../provider-http/json-fields.j
 import { INLINE_BELOW_CHARS, runOnPool } from "../page-pool.js";
 import { queueForSlot } from "./api-pacing.js";
 import { type Fetched, fetchSite, fetchSiteJson, type SiteFailure } from "./site-json.js";
-import { readerDrift, type SiteContext, type SiteOutcome, type SiteReader } from "./site-reader.js";
+import {
+  readerDrift,
+  type SiteContext,
+  type SiteOutcome,
+  type SiteReader,
+  siteNotFound,
+} from "./site-reader.js";
 import { isoOfSeconds } from "./site-text.js";
 import { orderAnswers, renderThread, type SeAnswer, type SeThread } from "./stackexchange-thread.js";
 
@@ -189,12 +195,7 @@ function person(name: string | undefined, seconds: number | undefined) {
 }
 
 function notFound(what: string, host: string): SiteFailure {
-  return {
-    ok: false,
-    status: "error",
-    code: "not_found",
-    message: `stackexchange reader: ${what} not found on ${host}`,
-  };
+  return siteNotFound(`stackexchange reader: ${what} not found on ${host}`);
 }
 
 let fragment: Promise<typeof import("../extract/fragment.js")> | undefined;
