@@ -150,4 +150,8 @@ export const SETTINGS = {
   quoteMinWords: 8,
   /** …and it repeats the thread when this share of its runs stands earlier on the page. */
   quoteSeenShare: 0.6,
+
+  // ── Sections a page carries twice (repeated-blocks.ts) ──
+  /** A rendered block this long that says what an earlier one said is a second copy ("Add to cart" recurs by design). */
+  repeatedBlockMinChars: 30,
 } as const;

@@ -175,3 +175,19 @@ describe("a short page is still a page", () => {
     expect(markdown).toContain("tide times at six");
   });
 });
+
+describe("product pages: a section carried twice", () => {
+  it("reads once a description the shop renders for narrow and for wide screens, and keeps short repeats", async () => {
+    const copy = (cls: string) =>
+      `<div class="${cls}"><h2>About the stove</h2><p>${SENTENCE}</p><ul><li>In stock</li><li>Ships in 2 days</li></ul></div>`;
+    const { markdown } = await extractMarkdown(
+      page(
+        '<meta property="og:type" content="product">',
+        `<main><h1>Summit Fire Pit</h1><p>€549.99</p>${copy("md:hidden")}${copy("hidden md:block")}</main>`,
+      ),
+      "https://example.org/products/summit",
+    );
+    expect(markdown.split(SENTENCE).length - 1).toBe(1);
+    expect(markdown.split("About the stove").length - 1).toBe(2);
+  });
+});
