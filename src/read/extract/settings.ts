@@ -81,6 +81,8 @@ export const SETTINGS = {
   pruneListLinkDensity: 0.8,
   pruneBlockLinkDensity: 0.33,
   pruneNamedLinkDensity: 0.6,
+  /** On a product page a specification's value sits this many wrappers deep in its `<dd>` at most. */
+  definitionWrapperLevels: 4,
 
   /**
    * A `<noscript>` holding at least this many characters of text is a candidate for the page's

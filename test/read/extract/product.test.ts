@@ -160,6 +160,23 @@ describe("product pages: specification rows", () => {
     expect(markdown).toContain("Strike Type");
     expect(markdown).toContain("San Francisco");
   });
+
+  it("keeps a value wrapped a few levels deep inside its <dd> (eBay's item specifics)", async () => {
+    const deep = (text: string) => `<div class="content"><div><span>${text}</span></div></div>`;
+    const row = (term: string, value: string) =>
+      `<div class="col"><dl><dt>${deep(term)}</dt><dd>${deep(value)}</dd></dl></div>`;
+    const { markdown } = await extractMarkdown(
+      page(
+        '<meta property="og:type" content="product">',
+        `<main><h1>Silver Proof Set</h1><p>${SENTENCE}</p><h2>Item specifics</h2>` +
+          `<div class="grid"><div class="row">${row("Strike Type", "Proof")}${row("Composition", "Silver")}</div>` +
+          `<div class="row">${row("Mint", "San Francisco")}${row("Grade", "PF 70")}</div></div><p>${SENTENCE} Boxed.</p></main>`,
+      ),
+      "https://example.org/itm/2",
+    );
+    expect(markdown).toContain("San Francisco");
+    expect(markdown).toContain("PF 70");
+  });
 });
 
 describe("a short page is still a page", () => {
