@@ -90,7 +90,8 @@ function extract(
   }
   // A product's name is the first fact about it, not a copy of the page's title to save tokens on.
   const roots = kind === "product" ? content.roots : dropTitleHeading(content.roots, title);
-  const rendered = renderMarkdown(roots);
+  // A product's gallery describes its photos ("Close-up, front view of the laptop…"); its description says it.
+  const rendered = renderMarkdown(roots, kind !== "product");
   // Furniture lines around the article (dates, bylines, labels, appeals) are cut at both ends; a listing's
   // items are short lines by nature and stay.
   if (content.listing) return rendered;

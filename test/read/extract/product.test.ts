@@ -226,3 +226,18 @@ describe("product pages: a section carried twice", () => {
     expect(markdown.split("About the stove").length - 1).toBe(2);
   });
 });
+
+describe("product pages: the gallery", () => {
+  it("does not read a product photo's alt text, which describes the picture rather than the product", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        '<meta property="og:type" content="product">',
+        `<main><h1>Summit Fire Pit</h1><img src="/a.jpg" alt="Close-up, front view of the fire pit on a stone patio at dusk">` +
+          `<p>${SENTENCE}</p><p>${SENTENCE}</p></main>`,
+      ),
+      "https://example.org/products/summit",
+    );
+    expect(markdown).toContain("split logs");
+    expect(markdown).not.toContain("stone patio");
+  });
+});
