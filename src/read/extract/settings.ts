@@ -81,6 +81,8 @@ export const SETTINGS = {
   pruneListLinkDensity: 0.8,
   pruneBlockLinkDensity: 0.33,
   pruneNamedLinkDensity: 0.6,
+  /** On a product page a specification's value sits this many wrappers deep in its `<dd>` at most. */
+  definitionWrapperLevels: 4,
 
   /**
    * A `<noscript>` holding at least this many characters of text is a candidate for the page's
@@ -150,4 +152,8 @@ export const SETTINGS = {
   quoteMinWords: 8,
   /** …and it repeats the thread when this share of its runs stands earlier on the page. */
   quoteSeenShare: 0.6,
+
+  // ── Sections a page carries twice (repeated-blocks.ts) ──
+  /** A rendered block this long that says what an earlier one said is a second copy ("Add to cart" recurs by design). */
+  repeatedBlockMinChars: 30,
 } as const;
