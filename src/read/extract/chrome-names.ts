@@ -39,7 +39,8 @@ export function isMediaPlayer(el: Element): boolean {
 const MODIFIER = /(?:^|\s)(?:no|has|with|without|hide|show)[-_]\S*/gi;
 // A utility class with an arbitrary selector (Tailwind's "[html.sidebar-filled_&]:bg-tint") names the page around
 // the element, not the element: GitBook draws every code block with "[html.theme-bold.sidebar-filled_&]:bg-tint-base".
-const ARBITRARY_SELECTOR = /(?:^|\s)[^\s[]*\[[^\s\]]*&[^\s\]]*\]\S*/g;
+// The part before the "&" takes no "&" itself, so a hostile "[&&&&…" token is one pass, not a quadratic search.
+const ARBITRARY_SELECTOR = /(?:^|\s)[^\s[]*\[[^\s\]&]*&[^\s\]]*\]\S*/g;
 
 export type ChromeKind = "chrome" | "comments";
 

@@ -6,13 +6,15 @@ import { removeNodes, walkElements } from "./dom.js";
 // not its running prose, so under a short post a long signature survived as the longest text of the thread.
 // Engines name it in a class token that ends the name: IPS's "ipsEntry__signature" (and
 // `data-role="memberSignature"`), FluxBB's "postsignature", vBulletin's "postbit_signature", XenForo's
-// "message-signature". A modifier of the post itself ("with-signature", "has-signature") is not one.
-const SIGNATURE = /^(?!(?:no|has|with|without|hide|show)[-_])[\w-]*signatures?$/i;
+// "message-signature". A modifier of the post itself ("with-signature", "post--has-signature",
+// "ipsComment_hasSignature") is not one.
+const SIGNATURE = /^[\w-]*signatures?$/i;
+const MODIFIER = /(?:^|[-_])(?:no|has|with|without|hide|show)[-_]?signatures?$/i;
 
 function isSignature(el: Element): boolean {
   if (el.attribs["data-role"] === "memberSignature") return true;
   const cls = el.attribs.class;
-  return !!cls && cls.split(/\s+/).some((t) => SIGNATURE.test(t));
+  return !!cls && cls.split(/\s+/).some((t) => SIGNATURE.test(t) && !MODIFIER.test(t));
 }
 
 /** Removes, in place, the posters' signatures of a thread. */

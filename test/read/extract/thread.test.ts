@@ -191,4 +191,21 @@ describe("forum threads: a poster's signature", () => {
     expect(markdown).toContain("every nightly backup");
     expect(markdown).not.toContain("buying me a coffee");
   });
+
+  it("keeps a post whose modifier names a signature inside a longer token (BEM, camelCase)", async () => {
+    for (const cls of [
+      "post post--has-signature",
+      "ipsComment ipsComment_hasSignature",
+      "post-with-signature",
+    ]) {
+      const { markdown } = await extractMarkdown(
+        page(
+          `<main><h1>Roadmap discussion</h1><div class="${cls}"><p>${QUESTION}</p>` +
+            `<div class="postsignature"><p>${SIGNATURE}</p></div></div></main>`,
+        ),
+        "https://bbs.example.org/viewtopic.php?id=298271",
+      );
+      expect([cls, markdown.includes("every nightly backup")]).toEqual([cls, true]);
+    }
+  });
 });
