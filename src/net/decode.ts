@@ -12,6 +12,16 @@ export function parseContentType(header: string | undefined): { type: string; ch
   return { type: type.trim().toLowerCase(), charset };
 }
 
+/** Whether a charset label names an encoding (WHATWG labels, as TextDecoder knows them). */
+export function knownEncoding(label: string): boolean {
+  try {
+    new TextDecoder(label);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Bytes to text the way a browser would: BOM, then the header's charset, then `<meta charset>` (for HTML).
  * Node's TextDecoder implements the WHATWG Encoding Standard (windows-1252, Shift_JIS, GBK, EUC-KR, KOI8-R …);

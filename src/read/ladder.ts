@@ -271,7 +271,8 @@ async function siteRung(
         net: ctx.net,
         log: ctx.log,
         keys: keysOf(site, ctx.keys),
-        reserveSlot: (key, intervalMs) => ctx.store.reserveSlot(`site:${site.name}:${key}`, intervalMs),
+        reserveSlot: (key, intervalMs, maxWaitMs) =>
+          ctx.store.reserveSlot(`site:${site.name}:slot:${key}`, intervalMs, maxWaitMs),
       },
       deadline,
     );

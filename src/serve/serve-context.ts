@@ -259,7 +259,7 @@ function keepOpen(store: StatusStore): Store & { status: StatusStore["status"] }
     getMany: store.getMany?.bind(store),
     set: (key, value, ttlMs) => store.set(key, value, ttlMs),
     delete: (key) => store.delete(key),
-    reserveSlot: (key, intervalMs) => store.reserveSlot(key, intervalMs),
+    reserveSlot: (key, intervalMs, maxWaitMs) => store.reserveSlot(key, intervalMs, maxWaitMs),
     status: () => store.status(),
     close: async () => {},
   };

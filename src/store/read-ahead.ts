@@ -31,7 +31,7 @@ export function readAhead(store: Store, keys: readonly string[]): Store {
       pending.delete(key);
       return store.delete(key);
     },
-    reserveSlot: (key, intervalMs) => store.reserveSlot(key, intervalMs),
+    reserveSlot: (key, intervalMs, maxWaitMs) => store.reserveSlot(key, intervalMs, maxWaitMs),
     close: async () => {},
   };
 }

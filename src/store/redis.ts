@@ -20,12 +20,18 @@ const RESERVE_SLOT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local interval = tonumber(ARGV[1])
+local maxWait = tonumber(ARGV[2])
 local next = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0'))
-redis.call('SET', KEYS[1], next + interval, 'PX', next + interval - now + 1000)
+if maxWait < 0 or next - now <= maxWait then
+  redis.call('SET', KEYS[1], next + interval, 'PX', next + interval - now + 1000)
+end
 return next - now
 `;
 
-type ReservingRedis = Redis & { websiftReserveSlot(key: string, intervalMs: number): Promise<number> };
+type ReservingRedis = Redis & {
+  /** maxWaitMs < 0: no bound. */
+  websiftReserveSlot(key: string, intervalMs: number, maxWaitMs: number): Promise<number>;
+};
 
 /**
  * Shared state for a fleet: one cache, one memory of suspended providers, one rate limit per paid key. Redis being
@@ -118,10 +124,12 @@ export class RedisStore implements Store {
     );
   }
 
-  async reserveSlot(key: string, intervalMs: number): Promise<number> {
+  async reserveSlot(key: string, intervalMs: number, maxWaitMs?: number): Promise<number> {
+    const bound =
+      maxWaitMs === undefined || !Number.isFinite(maxWaitMs) ? -1 : Math.max(0, Math.round(maxWaitMs));
     return this.run(
-      (r) => r.websiftReserveSlot(key, Math.max(0, Math.round(intervalMs))),
-      () => this.fallback.reserveSlot(key, intervalMs),
+      (r) => r.websiftReserveSlot(key, Math.max(0, Math.round(intervalMs)), bound),
+      () => this.fallback.reserveSlot(key, intervalMs, maxWaitMs),
     );
   }
 

@@ -26,7 +26,7 @@ export class SqliteStore implements Store {
   private readonly getStmt: Database.Statement<[string, number], { value: string }>;
   private readonly setStmt: Database.Statement<[string, string, number]>;
   private readonly deleteStmt: Database.Statement<[string]>;
-  private readonly reserve: (key: string, intervalMs: number) => number;
+  private readonly reserve: (key: string, intervalMs: number, maxWaitMs: number) => number;
   private writes = 0;
 
   constructor(readonly path: string) {
@@ -49,14 +49,14 @@ export class SqliteStore implements Store {
 
     const readSlot = this.db.prepare<[string], { next: number }>("SELECT next FROM slots WHERE key = ?");
     const writeSlot = this.db.prepare("INSERT OR REPLACE INTO slots (key, next) VALUES (?, ?)");
-    const book = this.db.transaction((key: string, intervalMs: number) => {
+    const book = this.db.transaction((key: string, intervalMs: number, maxWaitMs: number) => {
       const now = Date.now();
       const next = Math.max(now, readSlot.get(key)?.next ?? 0);
-      writeSlot.run(key, next + intervalMs);
+      if (next - now <= maxWaitMs) writeSlot.run(key, next + intervalMs);
       return next - now;
     });
     // IMMEDIATE takes the write lock before reading, so two processes cannot both read the same next slot.
-    this.reserve = (key, intervalMs) => book.immediate(key, intervalMs);
+    this.reserve = (key, intervalMs, maxWaitMs) => book.immediate(key, intervalMs, maxWaitMs);
     this.sweep();
   }
 
@@ -74,8 +74,8 @@ export class SqliteStore implements Store {
     this.deleteStmt.run(key);
   }
 
-  async reserveSlot(key: string, intervalMs: number): Promise<number> {
-    return this.reserve(key, intervalMs);
+  async reserveSlot(key: string, intervalMs: number, maxWaitMs = Number.POSITIVE_INFINITY): Promise<number> {
+    return this.reserve(key, intervalMs, maxWaitMs);
   }
 
   /** Deletes expired entries and slots already in the past; returns how many rows went. */

@@ -11,9 +11,11 @@ export interface Store {
   delete(key: string): Promise<void>;
   /**
    * Books the next slot of a limiter that lets one call through every `intervalMs`: returns how long the caller
-   * must wait before going (0 = now). Atomic per backend, so parallel callers queue instead of colliding.
+   * must wait before going (0 = now). Atomic per backend, so parallel callers queue instead of colliding. A slot
+   * more than `maxWaitMs` away is not booked (the wait is returned all the same): a caller that will not wait
+   * must not push the queue out for those that do.
    */
-  reserveSlot(key: string, intervalMs: number): Promise<number>;
+  reserveSlot(key: string, intervalMs: number, maxWaitMs?: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -44,10 +46,10 @@ export class MemoryStore implements Store {
     this.entries.delete(key);
   }
 
-  async reserveSlot(key: string, intervalMs: number): Promise<number> {
+  async reserveSlot(key: string, intervalMs: number, maxWaitMs = Number.POSITIVE_INFINITY): Promise<number> {
     const now = Date.now();
     const next = Math.max(now, this.slots.get(key) ?? 0);
-    this.slots.set(key, next + intervalMs);
+    if (next - now <= maxWaitMs) this.slots.set(key, next + intervalMs);
     return next - now;
   }
 

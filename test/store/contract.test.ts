@@ -99,6 +99,17 @@ describe.each(backends)("Store contract: %s", (name, open) => {
     expect(waits.map((w) => Math.round(w / 60_000))).toEqual([1, 1]);
   });
 
+  it("does not book a slot further off than the caller will wait, and says how far it is", async () => {
+    store = open();
+    const key = uniqueKey("rate:bounded");
+    expect(await store.reserveSlot(key, 60_000, 1000)).toBe(0);
+    const refused = await Promise.all([1, 2, 3].map(() => store.reserveSlot(key, 60_000, 1000)));
+    expect(refused.map((w) => Math.round(w / 60_000))).toEqual([1, 1, 1]);
+    // Nothing was pushed out by the refusals: the next caller willing to wait gets the second slot.
+    expect(Math.round((await store.reserveSlot(key, 60_000)) / 60_000)).toBe(1);
+    expect(Math.round((await store.reserveSlot(key, 60_000)) / 60_000)).toBe(2);
+  });
+
   it("keeps limiters apart by key", async () => {
     store = open();
     expect(await store.reserveSlot(uniqueKey("rate:a"), 60_000)).toBe(0);

@@ -1,7 +1,7 @@
 import type { Deadline } from "../../core/deadline.js";
 import { oneLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
-import { decodeText } from "../../net/decode.js";
+import { decodeText, knownEncoding } from "../../net/decode.js";
 import { INLINE_BELOW_CHARS, runOnPool } from "../page-pool.js";
 import type { Feed, FeedItem } from "./feed-parse.js";
 import { type FormatReader, type FormatText, failureReason } from "./format-reader.js";
@@ -131,6 +131,7 @@ function feedText(bytes: Uint8Array, charset?: string): string {
   const head = new TextDecoder("latin1").decode(bytes.subarray(0, 200));
   const json = /^\s*[{[]/.test(head.replace(/^\u00ef\u00bb\u00bf/, ""));
   const declared = /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head)?.[1];
-  const named = json ? undefined : (charset ?? declared);
+  // A header label no decoder knows ("utf8mb4", "none") says nothing: the declaration decides then.
+  const named = json ? undefined : ((charset && knownEncoding(charset) ? charset : undefined) ?? declared);
   return decodeText(bytes, named ? `text/xml; charset=${named}` : "text/xml").text;
 }

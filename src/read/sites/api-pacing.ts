@@ -4,11 +4,14 @@ import type { SiteContext } from "./site-reader.js";
 
 /** What a call still needs of its budget once its slot comes. */
 const ANSWER_MS = 2000;
+/** The longest wait a site's answer may book: a day (Stack Exchange's daily quota is the longest honest one). */
+const MAX_SITE_WAIT_S = 24 * 60 * 60;
 
 /**
  * Queues a site API call for the next slot of the store's limiter under `key` (one call every `intervalMs`;
  * 0 books nothing and only honours a wait booked before, as a backoff the site asked for). A slot too far off
- * for the call's deadline is not waited for: the caller reads the page another way, and the failure says why.
+ * for the call's deadline is neither booked nor waited for: the caller reads the page another way, and the
+ * failure says why.
  */
 export async function queueForSlot(
   ctx: SiteContext,
@@ -17,9 +20,17 @@ export async function queueForSlot(
   deadline: Deadline,
   why: (seconds: number) => string,
 ): Promise<SiteFailure | undefined> {
-  const wait = await ctx.reserveSlot(key, intervalMs);
+  const wait = await ctx.reserveSlot(key, intervalMs, deadline.remaining() - ANSWER_MS);
   if (wait <= 0) return undefined;
-  if (wait + ANSWER_MS <= deadline.remaining() && (await deadline.sleep(wait))) return undefined;
+  if (wait + ANSWER_MS <= deadline.remaining()) {
+    if (await deadline.sleep(wait)) return undefined;
+    return {
+      ok: false,
+      status: "timeout",
+      code: "timeout",
+      message: "the read's time ran out while queued for the API",
+    };
+  }
   const retryAfter = Math.ceil(wait / 1000);
   return {
     ok: false,
@@ -28,4 +39,13 @@ export async function queueForSlot(
     message: why(retryAfter),
     retryAfter,
   };
+}
+
+/** A wait the site itself named (a Retry-After, a backoff, a throttle's seconds), booked on the limiter under `key`. */
+export async function bookSiteWait(
+  ctx: SiteContext,
+  key: string,
+  seconds: number | undefined,
+): Promise<void> {
+  if (seconds && seconds > 0) await ctx.reserveSlot(key, Math.min(seconds, MAX_SITE_WAIT_S) * 1000);
 }

@@ -3,6 +3,8 @@ import type { Store } from "../../store/store.js";
 
 /** How long a reader rests after its site said "too many" without saying for how long. */
 const DEFAULT_REST_MS = 60_000;
+/** The longest rest a site's answer may set: a day (a daily quota), whatever a Retry-After claims. */
+const MAX_REST_MS = 24 * 60 * 60 * 1000;
 
 export interface ReaderCooldown {
   until: number;
@@ -21,7 +23,7 @@ export async function restReader(store: Store, reader: string, failure: Failure,
   if (failure.status !== "rate_limited" && failure.status !== "quota") return;
   // Our own limiter's queue was too long for one read: the site said nothing, and the next slot is soon.
   if (failure.code === "local_rate_limit") return;
-  const ms = failure.retryAfter ? failure.retryAfter * 1000 : DEFAULT_REST_MS;
+  const ms = Math.min(failure.retryAfter ? failure.retryAfter * 1000 : DEFAULT_REST_MS, MAX_REST_MS);
   const reason = failure.status === "quota" ? "quota exhausted" : "rate limited";
   await store.set<ReaderCooldown>(key(reader), { until: now + ms, reason }, ms);
 }

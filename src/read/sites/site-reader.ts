@@ -29,10 +29,10 @@ export interface SiteContext {
   keys: Readonly<Record<string, string>>;
   /**
    * Books the next slot of a limiter letting one request through every `intervalMs` (for a site that asks for
-   * spacing between API calls): the wait before going, 0 for now. Shared by every process of a fleet when the
-   * store is.
+   * spacing between API calls): the wait before going, 0 for now; a slot more than `maxWaitMs` away is not
+   * booked. Shared by every process of a fleet when the store is.
    */
-  reserveSlot(key: string, intervalMs: number): Promise<number>;
+  reserveSlot(key: string, intervalMs: number, maxWaitMs?: number): Promise<number>;
 }
 
 /** What a site reader found: the page's text as markdown, and which of the site's endpoints gave it. */

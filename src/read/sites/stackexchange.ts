@@ -7,7 +7,7 @@ import type { Failure } from "../../core/status.js";
 import type { NetResponse } from "../../net/client.js";
 import { maybe, maybeListOf, maybeText } from "../../provider-http/json-fields.js";
 import { INLINE_BELOW_CHARS, runOnPool } from "../page-pool.js";
-import { queueForSlot } from "./api-pacing.js";
+import { bookSiteWait, queueForSlot } from "./api-pacing.js";
 import { type Fetched, fetchSite, fetchSiteJson, type SiteFailure } from "./site-json.js";
 import {
   readerDrift,
@@ -229,8 +229,12 @@ async function seJson<S extends z.ZodType<{ backoff?: number }>>(
   const got = await fetchSiteJson("stackexchange", `${API}${path}`, ctx, deadline, schema, {
     failure: seApiFailure,
   });
-  const backoff = got.ok ? got.value.backoff : undefined;
-  if (backoff && backoff > 0) await ctx.reserveSlot(method, backoff * 1000);
+  // A throttle's seconds keep the method waiting as a backoff does, also when the question page saves the read.
+  await bookSiteWait(
+    ctx,
+    method,
+    got.ok ? got.value.backoff : got.status === "rate_limited" ? got.retryAfter : undefined,
+  );
   return got;
 }
 

@@ -72,7 +72,8 @@ export const brave: Provider = {
  */
 async function waitForSlot(ctx: ProviderContext, deadline: Deadline): Promise<Failure | undefined> {
   const intervalMs = braveIntervalMs(ctx);
-  const wait = await ctx.store.reserveSlot("rate:brave", intervalMs);
+  // A slot past the deadline is not booked: a call that will not wait must not push the queue out.
+  const wait = await ctx.store.reserveSlot("rate:brave", intervalMs, deadline.remaining() - MIN_REQUEST_MS);
   if (wait <= 0) return undefined;
   if (wait + MIN_REQUEST_MS > deadline.remaining())
     return {

@@ -61,6 +61,12 @@ describe("read: feeds", () => {
         Buffer.from(`</title><link>https://${SITE}/</link><item><title>A</title></item></channel></rss>`),
       ]);
     const served = (body: Buffer, type: string) => ({ headers: { "content-type": type }, body });
+    // Non-ASCII UTF-8, so that decoding it by the header's label would show.
+    const jsonFeed = JSON.stringify({
+      version: "https://jsonfeed.org/version/1.1",
+      title: "Новости порта",
+      items: [],
+    });
     h.sim.route(SITE, "/named", served(rss(""), "application/rss+xml; charset=windows-1251"));
     h.sim.route(
       SITE,
@@ -68,17 +74,18 @@ describe("read: feeds", () => {
       served(rss(`<?xml version="1.0" encoding="UTF-8"?>`), "text/xml; charset=cp1251"),
     );
     h.sim.route(SITE, "/declared", served(rss(`<?xml version="1.0" encoding="windows-1251"?>`), "text/xml"));
+    h.sim.route(SITE, "/json", served(Buffer.from(jsonFeed), "application/feed+json; charset=koi8-r"));
     h.sim.route(
       SITE,
-      "/json",
-      served(Buffer.from(fixture("jsonfeed.json")), "application/feed+json; charset=koi8-r"),
+      "/unknown",
+      served(rss(`<?xml version="1.0" encoding="windows-1251"?>`), "text/xml; charset=utf8mb4"),
     );
-    for (const path of ["/named", "/both", "/declared"]) {
+    for (const path of ["/named", "/both", "/declared", "/unknown"]) {
       const page = await read(`https://${SITE}${path}`, never, h.ctx());
       expect([path, page.status, page.title]).toEqual([path, "ok", "Новости порта"]);
     }
     const json = await read(`https://${SITE}/json`, never, h.ctx());
-    expect(json).toMatchObject({ status: "ok", source: "feed", title: "The Breakwater Log" });
+    expect(json).toMatchObject({ status: "ok", source: "feed", title: "Новости порта" });
   });
 
   it("reads a billion-laughs feed at its own size", async () => {

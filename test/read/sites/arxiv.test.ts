@@ -200,6 +200,6 @@ describe("arXiv: requests to the API spaced as arXiv asks", () => {
     });
     const page = await read("https://arxiv.org/abs/2501.01234v2", never, { ...ctx, store });
     expect(page).toMatchObject({ status: "ok", reader: { via: "export.arxiv.org API" } });
-    expect(booked).toEqual([["site:arxiv:api", 3000]]);
+    expect(booked).toEqual([["site:arxiv:slot:api", 3000]]);
   });
 });

@@ -127,8 +127,8 @@ describe("crates.io reader", () => {
     expect(second.source).toBe("extracted-html");
     expect(h.sim.requests.filter((r) => r.url.pathname === API)).toHaveLength(1);
     expect(booked).toEqual([
-      ["site:crates.io:api", 1000],
-      ["site:crates.io:api", 1000],
+      ["site:crates.io:slot:api", 1000],
+      ["site:crates.io:slot:api", 1000],
     ]);
   });
 });

@@ -220,6 +220,19 @@ describe("stackexchange reader: the API's backoff", () => {
     expect(asked.filter((p) => p === "/2.3/questions/90123/answers")).toHaveLength(2);
   });
 
+  it("a throttle's seconds keep the API unasked while the question page serves the reads", async () => {
+    h.sim.route(API, /^\/2\.3\//, { ...fixture("throttle-violation.json"), status: 400 });
+    h.sim.route(SITE, "/questions/90123", page());
+    const ctx = h.ctx();
+    const first = await read(QUESTION, { render: "never" }, ctx);
+    expect(first).toMatchObject({ status: "ok", reader: { via: "page markup (API rate_limited)" } });
+    const asked = () => h.sim.requests.filter((r) => r.host === API).length;
+    const askedFirst = asked();
+    const again = await read(`https://${SITE}/q/90123`, { render: "never", timeoutMs: 5000 }, ctx);
+    expect(again).toMatchObject({ status: "ok", reader: { via: "page markup (API rate_limited)" } });
+    expect(asked()).toBe(askedFirst);
+  });
+
   it("an answer without a backoff books nothing", async () => {
     serveApi();
     const ctx = h.ctx();
