@@ -18,6 +18,7 @@ import { dropPosterStats } from "./poster-stats.js";
 import { dropOffProductSections } from "./product-sections.js";
 import { proselessItems } from "./proseless-items.js";
 import { pruneContent } from "./prune.js";
+import { dropRepeatedBlocks } from "./repeated-blocks.js";
 import { dropRepeatedQuotes } from "./repeated-quotes.js";
 import { dropReplySubjects } from "./reply-subjects.js";
 import { revealServerView } from "./server-view.js";
@@ -87,6 +88,8 @@ function extract(
     dropRepeatedQuotes(content.roots);
     dropReplySubjects(content.roots, title);
   }
+  // A thread's posts may say the same as one another (a moderator's stock reply); its quotes have their own rule.
+  else dropRepeatedBlocks(content.roots);
   // A product's name is the first fact about it, not a copy of the page's title to save tokens on.
   const roots = kind === "product" ? content.roots : dropTitleHeading(content.roots, title);
   const rendered = renderMarkdown(roots);

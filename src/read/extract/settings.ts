@@ -104,6 +104,8 @@ export const SETTINGS = {
   listBareItemChars: 40,
   /** On a page that says it is a listing, its item run replaces a chosen container holding less text. */
   listOverPrimary: 1,
+  /** A block of the content this long or longer that recurs word for word is a copy (a page's mobile layout). */
+  repeatedBlockMinChars: 100,
   /**
    * A page that declares no kind is a listing when its item run holds at least this share of the body's
    * text… At 0.5 an undeclared article beside a long archive list or news feed became its list
