@@ -1,6 +1,8 @@
 import type { Deadline } from "../core/deadline.js";
 import type { Attempt, Failure } from "../core/status.js";
 import type { Net, NetResponse } from "../net/client.js";
+import { parseContentType } from "../net/decode.js";
+import type { Store } from "../store/store.js";
 import { alternateLinks, FEED_TYPES } from "./alternate-links.js";
 import { classifyContent, type FormatName, prettyJson } from "./content-kind.js";
 import { textFromEmbeddedData } from "./embedded-data.js";
@@ -13,6 +15,7 @@ import { fetchLlmsTxt, isFrontPage, type LlmsTxt, withLlmsTxt } from "./llms-txt
 import { extractPage } from "./page-pool.js";
 import type { Renderer, RenderMode } from "./render.js";
 import { proseLength } from "./shell.js";
+import { readerResting, restReader } from "./sites/reader-cooldown.js";
 import { siteReaderFor } from "./sites/registry.js";
 import type { SiteReader } from "./sites/site-reader.js";
 
@@ -79,6 +82,10 @@ export interface LadderContext {
   sites?: readonly SiteReader[];
   /** The configured keys, of which a site reader is handed those it declares. */
   keys?: Readonly<Record<string, string>>;
+  /** Where site readers' rate limiters keep their slots and their rests (the read's store). */
+  store: Store;
+  /** The clock a reader's rest is judged on (default Date.now). */
+  now?: () => number;
 }
 
 export interface LadderOptions {
@@ -247,12 +254,25 @@ async function siteRung(
   attempts: Attempt[],
 ): Promise<LadderOutcome | undefined> {
   const provider = `site:${site.name}`;
+  const now = ctx.now ?? Date.now;
+  const resting = await readerResting(ctx.store, site.name, now());
+  if (resting) {
+    const retryAfter = Math.ceil((resting.until - now()) / 1000);
+    const error = `resting until ${new Date(resting.until).toISOString()} (${resting.reason})`;
+    attempts.push({ provider, status: "skipped", ms: 0, error, retryAfter });
+    return undefined;
+  }
   const t0 = Date.now();
   let got: Awaited<ReturnType<SiteReader["read"]>>;
   try {
     got = await site.read(
       new URL(url),
-      { net: ctx.net, log: ctx.log, keys: keysOf(site, ctx.keys) },
+      {
+        net: ctx.net,
+        log: ctx.log,
+        keys: keysOf(site, ctx.keys),
+        reserveSlot: (key, intervalMs) => ctx.store.reserveSlot(`site:${site.name}:${key}`, intervalMs),
+      },
       deadline,
     );
   } catch (err) {
@@ -263,6 +283,7 @@ async function siteRung(
   }
   if (!got.ok) {
     attempts.push(attemptOf(provider, Date.now() - t0, got));
+    await restReader(ctx.store, site.name, got, now());
     return deadline.expired() ? { ok: false, failure: pick(got), attempts } : undefined;
   }
   attempts.push({ provider, status: "ok", ms: Date.now() - t0 });
@@ -300,7 +321,12 @@ async function fromFormat(
   const t0 = Date.now();
   const got = await reader.read(
     res.bytes,
-    { url: res.finalUrl, contentType: res.contentType, format },
+    {
+      url: res.finalUrl,
+      contentType: res.contentType,
+      charset: parseContentType(res.headers["content-type"]).charset,
+      format,
+    },
     options.deadline,
   );
   attempts.push(attemptOf(reader.name, Date.now() - t0, got.ok ? undefined : got));

@@ -42,8 +42,13 @@ export function stackExchangePage(task: {
 }
 
 /** A large feed, parsed and converted here; the caller terminates the thread when its deadline passes. */
-export function feed(task: { bytes: Uint8Array; url: string; remainingMs: number }): Promise<FeedOutcome> {
-  return feedToMarkdownHere(task.bytes, task.url, Deadline.after(task.remainingMs));
+export function feed(task: {
+  bytes: Uint8Array;
+  url: string;
+  charset?: string;
+  remainingMs: number;
+}): Promise<FeedOutcome> {
+  return feedToMarkdownHere(task.bytes, task.url, Deadline.after(task.remainingMs), task.charset);
 }
 
 /** An office document or e-book: unpacked within the archive caps, its deadline checked between parts. */

@@ -310,6 +310,8 @@ export function ladderContext(ctx: ReadContext): LadderContext {
     log: ctx.log,
     renderer: () => ctx.renderer ?? sharedRenderer(),
     keys: ctx.config.keys,
+    store: ctx.store,
+    ...(ctx.now ? { now: ctx.now } : {}),
   };
 }
 

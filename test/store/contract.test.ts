@@ -90,6 +90,15 @@ describe.each(backends)("Store contract: %s", (name, open) => {
     expect(Math.min(...waits)).toBe(0);
   });
 
+  it("a reservation of no interval books nothing and waits out one booked before (a backoff a site asked for)", async () => {
+    store = open();
+    const key = uniqueKey("rate:backoff");
+    expect(await store.reserveSlot(key, 0)).toBe(0);
+    expect(await store.reserveSlot(key, 60_000)).toBe(0);
+    const waits = [await store.reserveSlot(key, 0), await store.reserveSlot(key, 0)];
+    expect(waits.map((w) => Math.round(w / 60_000))).toEqual([1, 1]);
+  });
+
   it("keeps limiters apart by key", async () => {
     store = open();
     expect(await store.reserveSlot(uniqueKey("rate:a"), 60_000)).toBe(0);

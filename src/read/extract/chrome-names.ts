@@ -37,6 +37,9 @@ export function isMediaPlayer(el: Element): boolean {
 }
 
 const MODIFIER = /(?:^|\s)(?:no|has|with|without|hide|show)[-_]\S*/gi;
+// A utility class with an arbitrary selector (Tailwind's "[html.sidebar-filled_&]:bg-tint") names the page around
+// the element, not the element: GitBook draws every code block with "[html.theme-bold.sidebar-filled_&]:bg-tint-base".
+const ARBITRARY_SELECTOR = /(?:^|\s)[^\s[]*\[[^\s\]]*&[^\s\]]*\]\S*/g;
 
 export type ChromeKind = "chrome" | "comments";
 
@@ -58,7 +61,7 @@ function nameOf(el: Element): string | undefined {
   const id = isHeadingAnchor(el) ? undefined : el.attribs.id;
   if (!cls && !id) return undefined;
   // A layout modifier ("no-sidebar", "has-comments", "without-share") describes the page around, not the element.
-  return `${cls ?? ""} ${id ?? ""}`.replace(MODIFIER, " ");
+  return `${cls?.replace(ARBITRARY_SELECTOR, " ") ?? ""} ${id ?? ""}`.replace(MODIFIER, " ");
 }
 
 /** Names that say furniture or comments whatever else they say ("modal-header newsletter-head"). */

@@ -34,11 +34,32 @@ export function isClosedPanel(el: Element, targets: Set<string>): boolean {
     const role = a.role?.toLowerCase();
     if (role && NOT_PANELS.has(role)) return false;
     if (a["aria-modal"] === "true" || at.name === "nav" || at.name === "dialog") return false;
-    if (role === "tabpanel" || (!!a.id && targets.has(a.id))) return true;
+    if (role === "tabpanel" || (!!a.id && targets.has(a.id)) || isTabPane(at)) return true;
     at = onlyChild(at);
   }
   return false;
 }
+
+// Bootstrap's name for a tab's pane, which tab scripts without ARIA use too (a shop's "Specs" and "Reviews" tabs
+// beside its "Overview"): a pane is one of a set, so a lone element of that name is not taken for one.
+const TAB_PANE = /^(?:tab[-_]?pane|tab[-_]?panel|tabs[-_]panel)$/i;
+
+function isTabPane(el: Element): boolean {
+  const name = el.attribs.class?.split(/\s+/).find((t) => TAB_PANE.test(t));
+  if (!name) return false;
+  // Panes stand together: the nearest siblings are enough, and keep this bounded under a parent of thousands.
+  for (const step of ["prev", "next"] as const) {
+    let seen = 0;
+    for (let n = el[step]; n && seen < PANE_NEIGHBOURS; n = n[step]) {
+      if (!isTag(n)) continue;
+      if (n.attribs.class?.split(/\s+/).includes(name)) return true;
+      seen++;
+    }
+  }
+  return false;
+}
+
+const PANE_NEIGHBOURS = 3;
 
 // A collapse wrapper sits a level or two above its panel.
 const WRAPPER_DEPTH = 2;

@@ -1,3 +1,4 @@
+import { isFalseCondition } from "./builder-conditions.js";
 import type { Element } from "./dom.js";
 import { isInertBackground } from "./inert-background.js";
 
@@ -22,7 +23,7 @@ export function isHidden(el: Element): boolean {
   if (el.name === "input" && a.type?.toLowerCase() === "hidden") return true;
   if (a.style && HIDING_STYLE.test(a.style)) return true;
   if (a.class && SCREEN_READER_ONLY.test(a.class)) return true;
-  return false;
+  return isFalseCondition(el);
 }
 
 // Ways of hiding that no control undoes: text shrunk to nothing or pushed off the screen, or kept for
@@ -35,5 +36,5 @@ export function isHiddenForGood(el: Element): boolean {
   const a = el.attribs;
   if (INVISIBLE_TAGS.has(el.name) || a.popover !== undefined) return true;
   if (a.style && HIDDEN_FOR_GOOD_STYLE.test(a.style)) return true;
-  return !!a.class && SCREEN_READER_ONLY.test(a.class);
+  return (!!a.class && SCREEN_READER_ONLY.test(a.class)) || isFalseCondition(el);
 }

@@ -88,17 +88,18 @@ function extract(
     dropRepeatedQuotes(content.roots);
     dropReplySubjects(content.roots, title);
   }
-  // A thread's posts may say the same as one another (a moderator's stock reply); its quotes have their own rule.
-  else dropRepeatedBlocks(content.roots);
   // A product's name is the first fact about it, not a copy of the page's title to save tokens on.
   const roots = kind === "product" ? content.roots : dropTitleHeading(content.roots, title);
-  const rendered = renderMarkdown(roots);
+  // A product's gallery describes its photos ("Close-up, front view of the laptop…"); its description says it.
+  const rendered = renderMarkdown(roots, kind !== "product");
   // Furniture lines around the article (dates, bylines, labels, appeals) are cut at both ends; a listing's
   // items are short lines by nature and stay.
   if (content.listing) return rendered;
   // A shop's sections about other products and buyers' reviews follow the product's own.
   const own = kind === "product" ? dropOffProductSections(rendered.blocks) : rendered.blocks;
-  const blocks = trimLeadingStubs(trimTrailingStubs(own));
+  const trimmed = trimLeadingStubs(trimTrailingStubs(own));
+  // A section a shop carries twice (for narrow and wide screens) is read once.
+  const blocks = kind === "product" ? dropRepeatedBlocks(trimmed) : trimmed;
   if (blocks.length === rendered.blocks.length) return rendered;
   // The links of the dropped lines go with them ("Jetzt teilen", "Zurück zu allen Meldungen").
   const kept = new Map<number, number>();

@@ -1,5 +1,6 @@
 import type { Element } from "./dom.js";
 import { findFirst, isAncestor, isHeading, isTag, isText, textContent, walkElements } from "./dom.js";
+import { isHeadingSlug } from "./heading-slug.js";
 import { SETTINGS } from "./settings.js";
 import { BLOCK_CHILDREN } from "./tags.js";
 import type { TextStatsIndex } from "./text-stats.js";
@@ -47,7 +48,7 @@ const NEGATIVE =
  */
 export function classWeight(el: Element): number {
   let w = 0;
-  for (const name of [el.attribs.class, el.attribs.id]) {
+  for (const name of [el.attribs.class, isHeadingSlug(el) ? undefined : el.attribs.id]) {
     if (!name) continue;
     if (NEGATIVE.test(name)) w -= SETTINGS.nameWeight;
     if (POSITIVE.test(name)) w += SETTINGS.nameWeight;

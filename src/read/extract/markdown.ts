@@ -44,9 +44,12 @@ export interface Rendered {
   hrefBlocks: number[];
 }
 
-/** Serialises content subtrees to markdown; anchors keep their words, their targets go to `hrefs`. */
-export function renderMarkdown(roots: Element[]): Rendered {
-  const r = new MarkdownRenderer();
+/**
+ * Serialises content subtrees to markdown; anchors keep their words, their targets go to `hrefs`. Without
+ * `pictures`, no image's alt text is read.
+ */
+export function renderMarkdown(roots: Element[], pictures = true): Rendered {
+  const r = new MarkdownRenderer(pictures);
   const blocks: string[] = r.top;
   for (const root of roots) r.block(root, blocks);
   return { markdown: blocks.join("\n\n"), blocks, hrefs: r.hrefs, hrefBlocks: r.hrefBlocks };
@@ -59,6 +62,8 @@ class MarkdownRenderer {
   readonly top: string[] = [];
   private readonly blockish = new Map<Element, boolean>();
   private readonly alts = new Set<string>();
+
+  constructor(private readonly pictures: boolean) {}
 
   /** Whether the element must be laid out as blocks (a block tag, or inline markup wrapping blocks). */
   private isBlockish(el: Element): boolean {
@@ -184,7 +189,7 @@ class MarkdownRenderer {
         // A credit ("(Credit: Nasa)") says who took the picture, not what it shows.
         let alt = el.attribs.alt && dropInvisible(el.attribs.alt).replace(/\s+/g, " ").trim();
         if (alt) alt = alt.replace(CREDIT_TAIL, "").trim();
-        if (!alt || !describesPicture(el, alt)) return "";
+        if (!this.pictures || !alt || !describesPicture(el, alt)) return "";
         // The same alt text again (a gallery's or a lazy loader's copies) tells the reader nothing new.
         if (this.alts.has(alt)) return "";
         this.alts.add(alt);

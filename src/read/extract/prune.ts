@@ -152,7 +152,15 @@ function looksLikeWidget(
  * mostly a forum poster's statistics ("Joined: 2019"), which go.
  */
 function holdsDefinition(el: Element): boolean {
-  return !!findFirst(el, (d) => d.name === "dd");
+  return !!findFirst(el, (d) => d.name === "dd") || inDefinition(el);
+}
+
+/** Inside a term or its definition, a few wrappers deep (eBay's `<dd><div><div><span>Proof`). */
+function inDefinition(el: Element): boolean {
+  let up = el.parent;
+  for (let level = 0; up && isTag(up) && level < SETTINGS.definitionWrapperLevels; level++, up = up.parent)
+    if (up.name === "dd" || up.name === "dt") return true;
+  return false;
 }
 
 // Whether a subtree holds a link to another page, each element judged once (nested lists stay linear).

@@ -1,31 +1,21 @@
-import type { Element } from "./dom.js";
-import { collapseWhitespace, isTag, removeNodes, textContent, walkElements } from "./dom.js";
 import { SETTINGS } from "./settings.js";
-import { RENDER_BLOCKS } from "./tags.js";
 
-function isLeafBlock(el: Element): boolean {
-  return RENDER_BLOCKS.has(el.name) && !el.children.some((c) => isTag(c) && RENDER_BLOCKS.has(c.name));
-}
+// Pages often carry a section twice, one copy for narrow screens and one for wide ones with CSS choosing between
+// them (a shop's description and size chart, a sales page's feature list), or the whole article again in a
+// second template; a reader sees one. The rendered blocks are compared as text, so the copies are found
+// whatever their wrappers: a later block saying exactly what an earlier one said goes. Short blocks recur on
+// their own ("Add to cart", a listing card's "Free shipping") and code repeats by nature (a tutorial shows the
+// same function at each step), so both stay.
 
-/**
- * Drops the later copies of a section of text that recurs in another container of the content: responsive
- * pages carry a mobile and a desktop copy of the same text, a "read more" panel repeats its preview in full,
- * a carousel clones its slides. A copy is a long block said before in another container next to another such
- * block: one paragraph said twice (a refrain, a summary restated) and a block repeated beside its sibling are
- * the author's and stay, as does a short one (a label, a price, "Read more"). One walk.
- */
-export function dropRepeatedBlocks(roots: Element[]): void {
-  const firstParent = new Map<string, Element | null>();
-  const long: { el: Element; copy: boolean }[] = [];
-  for (const root of roots)
-    walkElements(root, (el) => {
-      if (!isLeafBlock(el)) return true;
-      const text = collapseWhitespace(textContent(el));
-      if (text.length < SETTINGS.repeatedBlockMinChars) return false;
-      const parent = firstParent.get(text);
-      if (parent === undefined) firstParent.set(text, el.parent as Element | null);
-      long.push({ el, copy: parent !== undefined && parent !== el.parent });
-      return false;
-    });
-  removeNodes(long.filter((b, i) => b.copy && (long[i - 1]?.copy || long[i + 1]?.copy)).map((b) => b.el));
+/** The blocks without the later copies of a block of at least `repeatedBlockMinChars` characters. */
+export function dropRepeatedBlocks(blocks: string[]): string[] {
+  const seen = new Set<string>();
+  return blocks.filter((block) => {
+    if (block.startsWith("```")) return true;
+    const text = block.replace(/\s+/g, " ").trim();
+    if (text.length < SETTINGS.repeatedBlockMinChars) return true;
+    if (seen.has(text)) return false;
+    seen.add(text);
+    return true;
+  });
 }

@@ -81,6 +81,8 @@ export const SETTINGS = {
   pruneListLinkDensity: 0.8,
   pruneBlockLinkDensity: 0.33,
   pruneNamedLinkDensity: 0.6,
+  /** On a product page a specification's value sits this many wrappers deep in its `<dd>` at most. */
+  definitionWrapperLevels: 4,
 
   /**
    * A `<noscript>` holding at least this many characters of text is a candidate for the page's
@@ -104,8 +106,6 @@ export const SETTINGS = {
   listBareItemChars: 40,
   /** On a page that says it is a listing, its item run replaces a chosen container holding less text. */
   listOverPrimary: 1,
-  /** A block of the content this long or longer that recurs word for word is a copy (a page's mobile layout). */
-  repeatedBlockMinChars: 100,
   /**
    * A page that declares no kind is a listing when its item run holds at least this share of the body's
    * text… At 0.5 an undeclared article beside a long archive list or news feed became its list
@@ -152,4 +152,8 @@ export const SETTINGS = {
   quoteMinWords: 8,
   /** …and it repeats the thread when this share of its runs stands earlier on the page. */
   quoteSeenShare: 0.6,
+
+  // ── Sections a page carries twice (repeated-blocks.ts) ──
+  /** A rendered block this long that says what an earlier one said is a second copy ("Add to cart" recurs by design). */
+  repeatedBlockMinChars: 30,
 } as const;

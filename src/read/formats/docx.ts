@@ -1,4 +1,5 @@
 import type { DocumentBody } from "./documents.js";
+import { failureReason } from "./format-reader.js";
 import { coreProperties, mainPart } from "./ooxml.js";
 import { readText } from "./xml.js";
 import type { CappedZip, ZipFailure } from "./zip.js";
@@ -53,7 +54,7 @@ export async function docxBody(zip: CappedZip): Promise<DocumentBody | ZipFailur
     html = converted.value.replace(/<a href="#(?:footnote|endnote|comment)-ref-[^"]*">↑<\/a>/g, "");
   } catch (err) {
     if (err instanceof PartRefused) return err.failure;
-    const reason = err instanceof Error ? err.message.split("\n")[0].slice(0, 160) : String(err);
+    const reason = failureReason(err);
     return {
       ok: false,
       status: "error",

@@ -1,15 +1,7 @@
 import { oneLine } from "../../core/one-line.js";
 import type { DocumentBody, DocumentLimits } from "./documents.js";
-import {
-  attr,
-  childElements,
-  findElement,
-  findElements,
-  readText,
-  readXml,
-  resolvePart,
-  textContent,
-} from "./xml.js";
+import { readText, readXml, resolvePart, textContent } from "./xml.js";
+import { attr, childElements, findElement, findElements } from "./xml-elements.js";
 import type { CappedZip, ZipFailure } from "./zip.js";
 
 /**

@@ -2,13 +2,13 @@ import type { Element } from "domhandler";
 import { decodeHTML } from "entities";
 import { lazySchema } from "../../core/lazy-zod.js";
 import { maybe, maybeListOf, maybeText } from "../../provider-http/json-fields.js";
+import { localName } from "./xml-elements.js";
 import {
   attribute,
   childNamed,
   childrenNamed,
   childText,
   innerMarkup,
-  localName,
   parseXml,
   rootElement,
   textOf,
@@ -65,13 +65,13 @@ export function parseFeed(text: string, url: string, maxItems: number): FeedPars
     const items = childrenNamed(channel, "item");
     return { ok: true, feed: rssFeed(`RSS ${version}`, channel, items, url, maxItems) };
   }
-  if (localName(root) === "RDF") {
+  if (localName(root.name) === "RDF") {
     const channel = childNamed(root, "*:channel");
     const items = childrenNamed(root, "*:item");
     if (!channel && items.length === 0) return { ok: false, reason: "<rdf:RDF> without a channel or items" };
     return { ok: true, feed: rssFeed("RSS 1.0", channel, items, url, maxItems) };
   }
-  if (localName(root) === "feed" && Object.values(root.attribs).includes(ATOM_NS))
+  if (localName(root.name) === "feed" && Object.values(root.attribs).includes(ATOM_NS))
     return { ok: true, feed: atomFeed(root, url, maxItems) };
   return { ok: false, reason: `root element <${root.name}> is not a feed's` };
 }

@@ -4,7 +4,7 @@ import type { Failure } from "../../core/status.js";
 import { decodeText } from "../../net/decode.js";
 import { INLINE_BELOW_CHARS, runOnPool } from "../page-pool.js";
 import type { Feed, FeedItem } from "./feed-parse.js";
-import type { FormatReader, FormatText } from "./format-reader.js";
+import { type FormatReader, type FormatText, failureReason } from "./format-reader.js";
 
 /** Items shown; the rest are counted in a closing note. */
 export const MAX_FEED_ITEMS = 50;
@@ -19,7 +19,7 @@ export type FeedOutcome = FormatText | ({ ok: false } & Failure);
 export const feedReader: FormatReader = {
   name: "feed",
   source: "feed",
-  read: (bytes, file, deadline) => feedToMarkdown(bytes, file.url, deadline),
+  read: (bytes, file, deadline) => feedToMarkdown(bytes, file.url, deadline, file.charset),
 };
 
 /** A feed's bytes → markdown, inline for a small feed and on the page pool for a large one. */
@@ -27,10 +27,11 @@ export async function feedToMarkdown(
   bytes: Uint8Array,
   url: string,
   deadline: Deadline,
+  charset?: string,
 ): Promise<FeedOutcome> {
-  if (bytes.length < INLINE_BELOW_CHARS) return feedToMarkdownHere(bytes, url, deadline);
+  if (bytes.length < INLINE_BELOW_CHARS) return feedToMarkdownHere(bytes, url, deadline, charset);
   const copy = new Uint8Array(bytes);
-  const task = { bytes: copy, url, remainingMs: deadline.remaining() };
+  const task = { bytes: copy, url, ...(charset ? { charset } : {}), remainingMs: deadline.remaining() };
   const ran = await runOnPool<FeedOutcome>("feed", task, deadline, "reading the feed", [copy.buffer]);
   return ran.ok ? ran.value : { ...ran, ok: false };
 }
@@ -40,6 +41,7 @@ export async function feedToMarkdownHere(
   bytes: Uint8Array,
   url: string,
   deadline: Deadline,
+  charset?: string,
 ): Promise<FeedOutcome> {
   // Loaded with the first feed: the XML tree and the fragment converter are the extractor's modules.
   const [{ parseFeed }, { htmlFragmentToMarkdown }] = await Promise.all([
@@ -48,9 +50,9 @@ export async function feedToMarkdownHere(
   ]);
   let parsed: ReturnType<typeof parseFeed>;
   try {
-    parsed = parseFeed(feedText(bytes), url, MAX_FEED_ITEMS);
+    parsed = parseFeed(feedText(bytes, charset), url, MAX_FEED_ITEMS);
   } catch (err) {
-    const reason = err instanceof Error ? err.message.split("\n")[0].slice(0, 160) : String(err);
+    const reason = failureReason(err);
     return { ok: false, status: "error", code: "feed", message: `could not read the feed: ${reason}` };
   }
   if (!parsed.ok)
@@ -121,12 +123,14 @@ function renderFeed(
 }
 
 /**
- * A feed's bytes as text. JSON is UTF-8 (RFC 8259). XML names its encoding in its declaration, which a
- * browser's sniffing does not read; the format reader is not handed the header's charset, so a BOM, then the
- * declaration, then valid UTF-8, then windows-1252 decide.
+ * A feed's bytes as text, in RFC 7303's order for XML: a BOM, then the charset the server named, then the
+ * XML declaration's encoding (which a browser's sniffing does not read), then valid UTF-8, then windows-1252.
+ * JSON is UTF-8 whatever the header says (RFC 8259).
  */
-function feedText(bytes: Uint8Array): string {
+function feedText(bytes: Uint8Array, charset?: string): string {
   const head = new TextDecoder("latin1").decode(bytes.subarray(0, 200));
+  const json = /^\s*[{[]/.test(head.replace(/^\u00ef\u00bb\u00bf/, ""));
   const declared = /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head)?.[1];
-  return decodeText(bytes, declared ? `text/xml; charset=${declared}` : "text/xml").text;
+  const named = json ? undefined : (charset ?? declared);
+  return decodeText(bytes, named ? `text/xml; charset=${named}` : "text/xml").text;
 }

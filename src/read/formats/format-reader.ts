@@ -21,6 +21,8 @@ export interface FormatFile {
   /** The final URL it was served from. */
   url: string;
   contentType: string;
+  /** The charset its Content-Type named, if any: a feed's text is decoded by it before its XML declaration. */
+  charset?: string;
   format: FormatName;
 }
 
@@ -37,3 +39,8 @@ export interface FormatText {
 }
 
 export type FormatOutcome = FormatText | ({ ok: false } & Failure);
+
+/** What a parser's exception says went wrong, fit for a failure's message: the first line of it, short. */
+export function failureReason(err: unknown): string {
+  return err instanceof Error ? err.message.split("\n")[0].slice(0, 160) : String(err);
+}

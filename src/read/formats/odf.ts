@@ -3,16 +3,8 @@ import { isTag, isText } from "domhandler";
 import { oneLine } from "../../core/one-line.js";
 import type { DocumentBody, DocumentLimits } from "./documents.js";
 import type { SheetGrid } from "./sheet-table.js";
-import {
-  attr,
-  childElements,
-  escapeHtml,
-  findElement,
-  findElements,
-  localName,
-  readXml,
-  textContent,
-} from "./xml.js";
+import { escapeHtml, readXml, textContent } from "./xml.js";
+import { attr, childElements, findElement, findElements, localName } from "./xml-elements.js";
 import type { CappedZip, ZipFailure } from "./zip.js";
 
 /**

@@ -2,7 +2,8 @@ import { LinearParser } from "../../core/html-parser.js";
 import type { DocumentBody, DocumentLimits } from "./documents.js";
 import { metaProperties } from "./odf.js";
 import { type SheetGrid, sheetHtml } from "./sheet-table.js";
-import { localName, readText } from "./xml.js";
+import { readText } from "./xml.js";
+import { attributeByLocalName, localName } from "./xml-elements.js";
 import type { CappedZip, ZipFailure } from "./zip.js";
 
 /**
@@ -102,7 +103,7 @@ function readSheets(xml: string, limits: DocumentLimits): { sheets: SheetGrid[];
           sheet =
             total <= limits.sheets
               ? {
-                  name: attribute(attribs, "name") ?? `Sheet ${total}`,
+                  name: attributeByLocalName(attribs, "name") ?? `Sheet ${total}`,
                   rows: [],
                   rowsCut: false,
                   columnsCut: false,
@@ -158,11 +159,6 @@ function readSheets(xml: string, limits: DocumentLimits): { sheets: SheetGrid[];
   return { sheets, total };
 }
 
-function attribute(attribs: Record<string, string>, local: string): string | undefined {
-  for (const [key, value] of Object.entries(attribs)) if (localName(key) === local) return value;
-  return undefined;
-}
-
 function count(attribs: Record<string, string>, local: string): number {
-  return Math.max(1, Number(attribute(attribs, local) ?? 1) || 1);
+  return Math.max(1, Number(attributeByLocalName(attribs, local) ?? 1) || 1);
 }

@@ -1,6 +1,7 @@
 import type { Document } from "domhandler";
 import { oneLine } from "../../core/one-line.js";
-import { attr, childElements, findElement, readXml, resolvePart, textContent } from "./xml.js";
+import { readXml, resolvePart, textContent } from "./xml.js";
+import { attr, childElements, findElement } from "./xml-elements.js";
 import type { CappedZip, ZipFailure } from "./zip.js";
 
 /**

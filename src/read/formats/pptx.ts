@@ -2,17 +2,8 @@ import type { Element } from "domhandler";
 import type { DocumentBody, DocumentLimits } from "./documents.js";
 import { coreProperties, mainPart, relationships } from "./ooxml.js";
 import { type Paragraph, paragraphsHtml } from "./paragraphs.js";
-import {
-  attr,
-  childElements,
-  escapeHtml,
-  findElement,
-  findElements,
-  firstChild,
-  localName,
-  readXml,
-  relationshipId,
-} from "./xml.js";
+import { escapeHtml, readXml, relationshipId } from "./xml.js";
+import { attr, childElements, findElement, findElements, firstChild, localName } from "./xml-elements.js";
 import type { CappedZip, ZipFailure } from "./zip.js";
 
 /**

@@ -3,16 +3,8 @@ import { LinearParser } from "../../core/html-parser.js";
 import type { DocumentBody, DocumentLimits } from "./documents.js";
 import { coreProperties, mainPart, relationships } from "./ooxml.js";
 import { type SheetGrid, sheetHtml } from "./sheet-table.js";
-import {
-  attr,
-  childElements,
-  findElement,
-  findElements,
-  localName,
-  readText,
-  readXml,
-  relationshipId,
-} from "./xml.js";
+import { readText, readXml, relationshipId } from "./xml.js";
+import { attr, childElements, findElement, findElements, localName } from "./xml-elements.js";
 import type { CappedZip, ZipFailure } from "./zip.js";
 
 /**

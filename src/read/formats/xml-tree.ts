@@ -3,6 +3,7 @@ import type { AnyNode, Document, Element } from "domhandler";
 import { decodeHTML } from "entities";
 import { parseDocument } from "../../core/html-parser.js";
 import { limitDepth } from "../extract/depth-limit.js";
+import { childElements } from "./xml-elements.js";
 
 /**
  * XML from the web (feeds, an API's Atom answer) as a tree, read without ever expanding an entity the document
@@ -19,25 +20,15 @@ export function parseXml(text: string): Document {
   return doc;
 }
 
-const isElement = (node: AnyNode): node is Element => node.type === "tag";
-
-/** An element's name without its namespace prefix ("atom:link" → "link"). */
-export function localName(el: Element): string {
-  const colon = el.name.indexOf(":");
-  return colon === -1 ? el.name : el.name.slice(colon + 1);
-}
-
 /** The document's first element (after the declaration, comments and a DOCTYPE). */
 export function rootElement(doc: Document): Element | undefined {
-  return doc.children.find(isElement);
+  return childElements(doc)[0];
 }
 
 /** Child elements named `name`: exact ("dc:date"), or by local name when `name` starts with "*:" ("*:entry"). */
 export function childrenNamed(el: Element, name: string): Element[] {
-  const local = name.startsWith("*:") ? name.slice(2) : undefined;
-  return el.children.filter(
-    (c): c is Element => isElement(c) && (local ? localName(c) === local : c.name === name),
-  );
+  if (name.startsWith("*:")) return childElements(el, name.slice(2));
+  return childElements(el).filter((c) => c.name === name);
 }
 
 export function childNamed(el: Element, name: string): Element | undefined {

@@ -1,6 +1,7 @@
 import type { Document, Element } from "domhandler";
 import { isTag, isText } from "domhandler";
 import { parseDocument } from "../../core/html-parser.js";
+import { localName } from "./xml-elements.js";
 import type { CappedZip, ReadOptions, ZipFailure } from "./zip.js";
 
 /**
@@ -43,64 +44,11 @@ function parseXml(text: string): Document {
   return parseDocument(text, { xmlMode: true });
 }
 
-/** A name without its namespace prefix: prefixes are the writer's choice, local names are the format's. */
-export function localName(name: string): string {
-  return name.slice(name.indexOf(":") + 1);
-}
-
-function is(node: unknown, local: string): node is Element {
-  return isTag(node as Element) && localName((node as Element).name) === local;
-}
-
-/** An attribute by its local name, whatever its prefix. */
-export function attr(el: Element, local: string): string | undefined {
-  if (el.attribs[local] !== undefined) return el.attribs[local];
-  for (const [key, value] of Object.entries(el.attribs)) if (localName(key) === local) return value;
-  return undefined;
-}
-
 /** The `r:id` of an element that points at a relationship (beside an `id` of its own, as `p:sldId` has). */
 export function relationshipId(el: Element): string | undefined {
   for (const [key, value] of Object.entries(el.attribs))
     if (key.includes(":") && localName(key) === "id") return value;
   return undefined;
-}
-
-export function childElements(el: Element | Document, local?: string): Element[] {
-  return el.children.filter((c): c is Element => isTag(c) && (!local || localName(c.name) === local));
-}
-
-export function firstChild(el: Element | Document | undefined, local: string): Element | undefined {
-  return el?.children.find((c): c is Element => is(c, local));
-}
-
-/** The first element with this local name, depth first, in document order. */
-export function findElement(root: Element | Document | undefined, local: string): Element | undefined {
-  if (!root) return undefined;
-  const stack = [...root.children].reverse();
-  while (stack.length) {
-    const node = stack.pop();
-    if (!isTag(node as Element)) continue;
-    const el = node as Element;
-    if (localName(el.name) === local) return el;
-    for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i]);
-  }
-  return undefined;
-}
-
-/** Every element with this local name, in document order (a match's own descendants are searched too). */
-export function findElements(root: Element | Document | undefined, local: string): Element[] {
-  const found: Element[] = [];
-  if (!root) return found;
-  const stack = [...root.children].reverse();
-  while (stack.length) {
-    const node = stack.pop();
-    if (!isTag(node as Element)) continue;
-    const el = node as Element;
-    if (localName(el.name) === local) found.push(el);
-    for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i]);
-  }
-  return found;
 }
 
 /** The text of an element and its descendants, as written. */

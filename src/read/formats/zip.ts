@@ -2,6 +2,7 @@ import type { Readable } from "node:stream";
 import type { Entry, ZipFile } from "yauzl";
 import type { Deadline } from "../../core/deadline.js";
 import type { Failure } from "../../core/status.js";
+import { failureReason } from "./format-reader.js";
 
 /**
  * The one way websift opens an archive (office documents, e-books). Every limit is measured on the bytes
@@ -181,7 +182,7 @@ function timeout(): ZipFailure {
 }
 
 function corrupt(err: unknown): ZipFailure {
-  const reason = err instanceof Error ? err.message.split("\n")[0].slice(0, 160) : String(err);
+  const reason = failureReason(err);
   return {
     ok: false,
     status: "error",

@@ -1,12 +1,12 @@
 import type { Element } from "domhandler";
 import { decodeHTML, decodeHTMLAttribute } from "entities";
 import { lazySchema } from "../../core/lazy-zod.js";
+import { localName } from "../formats/xml-elements.js";
 import {
   attribute,
   childNamed,
   childrenNamed,
   childText,
-  localName,
   parseXml,
   rootElement,
 } from "../formats/xml-tree.js";
@@ -71,7 +71,7 @@ const API_FIELDS = {
  */
 export function paperFromApi(xml: string): ArxivParse {
   const feed = rootElement(parseXml(xml));
-  if (!feed || localName(feed) !== "feed") return { ok: false, missing: "the Atom <feed>" };
+  if (!feed || localName(feed.name) !== "feed") return { ok: false, missing: "the Atom <feed>" };
   const entry = childNamed(feed, "*:entry");
   if (!entry) return { ok: false, notFound: true };
   const entryId = childText(entry, "*:id") ?? "";

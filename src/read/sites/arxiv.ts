@@ -1,5 +1,6 @@
 import type { Deadline } from "../../core/deadline.js";
 import type { Failure } from "../../core/status.js";
+import { queueForSlot } from "./api-pacing.js";
 import type { ArxivPaper, ArxivParse } from "./arxiv-parse.js";
 import { fetchSite, MAX_SITE_BYTES } from "./site-json.js";
 import { readerDrift, type SiteContext, type SiteOutcome, type SiteReader } from "./site-reader.js";
@@ -8,6 +9,8 @@ const NAME = "arxiv";
 const ARXIV_API = "https://export.arxiv.org/api/query";
 // The API answers in well under a second when it answers at all; the abstract page needs time after it.
 const API_TIMEOUT_MS = 6000;
+// arXiv's API terms ask for no more than one request every three seconds: parallel reads queue for a slot.
+const API_INTERVAL_MS = 3000;
 
 // New-style ids (0704.0001 on: YYMM.NNNN, YYMM.NNNNN from 2015) and old-style ones (archive[.SUBJ]/YYMMNNN),
 // each with an optional version.
@@ -52,6 +55,14 @@ async function fromApi(
   deadline: Deadline,
   parse: (xml: string) => ArxivParse,
 ): Promise<Fetched> {
+  const queued = await queueForSlot(
+    ctx,
+    "api",
+    API_INTERVAL_MS,
+    deadline,
+    (s) => `the next API slot is ${s} s away (arXiv asks for 3 s between requests)`,
+  );
+  if (queued) return queued;
   const got = await fetchSite(`${ARXIV_API}?id_list=${encodeURIComponent(id)}&max_results=1`, ctx, deadline, {
     headers: { accept: "application/atom+xml" },
     maxBytes: MAX_SITE_BYTES,

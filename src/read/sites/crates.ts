@@ -1,14 +1,9 @@
 import type { Deadline } from "../../core/deadline.js";
 import { lazySchema } from "../../core/lazy-zod.js";
-import {
-  type PackageSummary,
-  packageLinks,
-  packageMarkdown,
-  readmeFromHtml,
-  webUrl,
-} from "./package-page.js";
+import { queueForSlot } from "./api-pacing.js";
+import { type PackageSummary, packagePage, readmeFromHtml, webUrl } from "./package-page.js";
 import { API_USER_AGENT, fetchSite, fetchSiteJson } from "./site-json.js";
-import { onHosts, type SiteContext, type SiteReader } from "./site-reader.js";
+import { onHosts, type SiteContext, type SiteReader, siteNotFound } from "./site-reader.js";
 
 const API = "https://crates.io/api/v1/crates";
 // Cargo's rules for a crate name; a version is semver.
@@ -19,6 +14,8 @@ const README_HOSTS = ["crates.io", "static.crates.io"];
 const README_MS = 5000;
 /** The API's share of the read's time; the rest is the generic rungs' if the API fails. */
 const CRATES_MS = 10_000;
+// crates.io's data access policy: at most one request a second.
+const API_INTERVAL_MS = 1000;
 
 /** The crate endpoint's answer (crates.io's own response snapshots): the crate and its versions, newest first. */
 const CrateAnswer = lazySchema((z) => {
@@ -69,6 +66,14 @@ export const crates: SiteReader = {
     const target = crateTarget(url)!;
     // crates.io refuses requests without an agent that says who is asking.
     const api = deadline.child(CRATES_MS);
+    const queued = await queueForSlot(
+      ctx,
+      "api",
+      API_INTERVAL_MS,
+      api,
+      (s) => `the next API slot is ${s} s away (crates.io asks crawlers for one request a second)`,
+    );
+    if (queued) return queued;
     const parsed = await fetchSiteJson("crates.io", `${API}/${target.name}`, ctx, api, CrateAnswer, {
       headers: { "user-agent": API_USER_AGENT },
     });
@@ -78,12 +83,7 @@ export const crates: SiteReader = {
     const version = target.version ?? latest;
     const release = versions?.find((v) => v.num === version);
     if (target.version && versions && !release)
-      return {
-        ok: false,
-        status: "error",
-        code: "not_found",
-        message: `crates.io: ${crate.name} has no version ${target.version}`,
-      };
+      return siteNotFound(`crates.io: ${crate.name} has no version ${target.version}`);
     const pageUrl = `https://crates.io/crates/${crate.name}`;
     const repository = webUrl(crate.repository);
     const readme = await readmeOf(crate.name, version, repository ?? pageUrl, ctx, api);
@@ -107,14 +107,7 @@ export const crates: SiteReader = {
       readme: readme.markdown,
       readmeNote: readme.note,
     };
-    return {
-      ok: true,
-      title: crate.name,
-      markdown: packageMarkdown(summary),
-      links: packageLinks(summary, readme.links),
-      via: "crates.io API",
-      ...(summary.published ? { published: summary.published } : {}),
-    };
+    return { ok: true, ...packagePage(summary, readme.links), via: "crates.io API" };
   },
 };
 

@@ -127,17 +127,18 @@ export const Pull = lazySchema((z) =>
   }),
 );
 
-export const PullFiles = lazySchema((z) =>
-  z.array(
-    z.object({
-      filename: z.string(),
-      status: z.string(),
-      additions: count(),
-      deletions: count(),
-      previous_filename: maybeText(),
-    }),
-  ),
+/** A file a pull request or a commit changed. */
+const ChangedFile = lazySchema((z) =>
+  z.object({
+    filename: z.string(),
+    status: z.string(),
+    additions: count(),
+    deletions: count(),
+    previous_filename: maybeText(),
+  }),
 );
+
+export const PullFiles = lazySchema((z) => z.array(ChangedFile()));
 
 export const Commit = lazySchema((z) =>
   z.object({
@@ -149,18 +150,7 @@ export const Commit = lazySchema((z) =>
     author: user(),
     parents: maybe(z.array(z.object({ sha: z.string() }))),
     stats: maybe(z.object({ additions: count(), deletions: count() })),
-    files: maybe(
-      z.array(
-        z.object({
-          filename: z.string(),
-          status: z.string(),
-          additions: count(),
-          deletions: count(),
-          previous_filename: maybeText(),
-          patch: maybeText(),
-        }),
-      ),
-    ),
+    files: maybe(z.array(ChangedFile().extend({ patch: maybeText() }))),
   }),
 );
 

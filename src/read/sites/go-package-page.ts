@@ -10,13 +10,7 @@ import {
   textContent,
 } from "../extract/dom.js";
 import { htmlFragmentToMarkdown } from "../extract/fragment.js";
-import {
-  type PackageSummary,
-  packageLinks,
-  packageMarkdown,
-  readmeFromHtml,
-  webUrl,
-} from "./package-page.js";
+import { type PackageSummary, packagePage, readmeFromHtml, webUrl } from "./package-page.js";
 
 /**
  * A pkg.go.dev unit page as a package page. pkg.go.dev has no JSON API; the page is server-rendered from
@@ -73,10 +67,7 @@ export async function goPackagePage(
   };
   return {
     ok: true,
-    title: collapseWhitespace(textContent(heading)) || importPath,
-    markdown: packageMarkdown(summary),
-    links: packageLinks(summary, readme?.links),
-    ...(published ? { published } : {}),
+    ...packagePage(summary, readme?.links, collapseWhitespace(textContent(heading)) || importPath),
   };
 }
 

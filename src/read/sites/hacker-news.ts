@@ -4,7 +4,7 @@ import { lazySchema } from "../../core/lazy-zod.js";
 import { oneLine } from "../../core/one-line.js";
 import { maybe, maybeText } from "../../provider-http/json-fields.js";
 import { fetchSiteJson, type SiteFailure } from "./site-json.js";
-import type { SiteContext, SiteOutcome, SiteReader } from "./site-reader.js";
+import { type SiteContext, type SiteOutcome, type SiteReader, siteNotFound } from "./site-reader.js";
 import { counted, cutBody, dayOf, factLine, isoOfSeconds, quoted } from "./site-text.js";
 
 /**
@@ -252,12 +252,7 @@ function countAll(nodes: Node[]): number {
 }
 
 function notFound(id: number): SiteFailure {
-  return {
-    ok: false,
-    status: "error",
-    code: "not_found",
-    message: `hackernews reader: item ${id} not found`,
-  };
+  return siteNotFound(`hackernews reader: item ${id} not found`);
 }
 
 /** The fields that have a value (zod's optional fields come back as undefined, or null from the APIs). */

@@ -1,15 +1,9 @@
 import type { Deadline } from "../../core/deadline.js";
 import { lazySchema } from "../../core/lazy-zod.js";
 import type { Failure } from "../../core/status.js";
-import {
-  type PackageSummary,
-  packageLinks,
-  packageMarkdown,
-  readmeMarkdown,
-  webUrl,
-} from "./package-page.js";
+import { type PackageSummary, packagePage, readmeMarkdown, webUrl } from "./package-page.js";
 import { fetchSite, parseSiteJson } from "./site-json.js";
-import { readerDrift, type SiteContext, type SiteReader } from "./site-reader.js";
+import { readerDrift, type SiteContext, type SiteReader, siteNotFound } from "./site-reader.js";
 
 const REGISTRY = "https://registry.npmjs.org";
 const JSDELIVR = "https://cdn.jsdelivr.net/npm";
@@ -118,14 +112,7 @@ export const npm: SiteReader = {
       readme: body?.markdown,
       readmeNote,
     };
-    return {
-      ok: true,
-      title: m.name,
-      markdown: packageMarkdown(summary),
-      links: packageLinks(summary, body?.links),
-      via: "registry.npmjs.org",
-      ...(published ? { published } : {}),
-    };
+    return { ok: true, ...packagePage(summary, body?.links), via: "registry.npmjs.org" };
   },
 };
 
@@ -173,24 +160,13 @@ async function versionManifest(
   const doc = await fetchSite(url, ctx, deadline, { headers });
   if (doc.ok) {
     if (Unpublished().safeParse(doc.res.json()).success)
-      return {
-        ok: false,
-        status: "error",
-        code: "not_found",
-        message: `npm: ${target.name} was unpublished from the registry`,
-      };
+      return siteNotFound(`npm: ${target.name} was unpublished from the registry`);
     const packument = parseSiteJson("npm", url, doc.res.json(), Packument);
     if (!packument.ok) return packument;
     const tags = packument.value["dist-tags"];
     const version = target.version ? (tags[target.version] ?? target.version) : tags.latest;
     const manifest = packument.value.versions[version];
-    if (manifest === undefined)
-      return {
-        ok: false,
-        status: "error",
-        code: "not_found",
-        message: `npm: ${target.name} has no version ${version}`,
-      };
+    if (manifest === undefined) return siteNotFound(`npm: ${target.name} has no version ${version}`);
     const time = packument.value.time?.[version];
     return {
       ok: true,

@@ -70,6 +70,20 @@ function withoutNameHeading(readme: string, name: string): string {
   return repeats ? readme.slice(first[0].length).trim() : readme;
 }
 
+/** A package's page as its reader's result: the summary as markdown, titled by the package unless told. */
+export function packagePage(
+  p: PackageSummary,
+  readmeLinks?: string[],
+  title = p.name,
+): { title: string; markdown: string; links: string[]; published?: string } {
+  return {
+    title,
+    markdown: packageMarkdown(p),
+    links: packageLinks(p, readmeLinks),
+    ...(p.published ? { published: p.published } : {}),
+  };
+}
+
 /** The http(s) URLs a summary names, for the result's link list. */
 export function packageLinks(p: PackageSummary, readmeLinks: string[] = []): string[] {
   const urls = [p.homepage, p.repository, ...(p.links ?? []).map((l) => l.url), ...readmeLinks];

@@ -1,11 +1,5 @@
 import { lazySchema } from "../../core/lazy-zod.js";
-import {
-  type PackageSummary,
-  packageLinks,
-  packageMarkdown,
-  readmeMarkdown,
-  webUrl,
-} from "./package-page.js";
+import { type PackageSummary, packagePage, readmeMarkdown, webUrl } from "./package-page.js";
 import { fetchSiteJson } from "./site-json.js";
 import type { SiteReader } from "./site-reader.js";
 
@@ -100,14 +94,7 @@ export const pypi: SiteReader = {
       install: `pip install ${info.name}${target.version ? `==${info.version}` : ""}`,
       readme: readme?.markdown,
     };
-    return {
-      ok: true,
-      title: info.name,
-      markdown: packageMarkdown(summary),
-      links: packageLinks(summary, readme?.links),
-      via: "pypi.org JSON API",
-      ...(published ? { published } : {}),
-    };
+    return { ok: true, ...packagePage(summary, readme?.links), via: "pypi.org JSON API" };
   },
 };
 

@@ -27,6 +27,12 @@ export interface SiteContext {
   log(message: string): void;
   /** Its own keys, among those it declares in `keyEnv` that are set; never another reader's or a provider's. */
   keys: Readonly<Record<string, string>>;
+  /**
+   * Books the next slot of a limiter letting one request through every `intervalMs` (for a site that asks for
+   * spacing between API calls): the wait before going, 0 for now. Shared by every process of a fleet when the
+   * store is.
+   */
+  reserveSlot(key: string, intervalMs: number): Promise<number>;
 }
 
 /** What a site reader found: the page's text as markdown, and which of the site's endpoints gave it. */
@@ -57,6 +63,11 @@ export function readerDrift(reader: string, what: string): { ok: false } & Failu
     code: "reader_drift",
     message: `${reader} reader: the response no longer has the expected shape (${what})`,
   };
+}
+
+/** What the site says is not there (a package's version, an item): an error of the read, not an empty page. */
+export function siteNotFound(message: string): { ok: false } & Failure {
+  return { ok: false, status: "error", code: "not_found", message };
 }
 
 /** `name` is one of `hosts` (exact, or under a `*.suffix`). */

@@ -7,8 +7,15 @@ import type { Failure } from "../../core/status.js";
 import type { NetResponse } from "../../net/client.js";
 import { maybe, maybeListOf, maybeText } from "../../provider-http/json-fields.js";
 import { INLINE_BELOW_CHARS, runOnPool } from "../page-pool.js";
-import { fetchSite, fetchSiteJson, type SiteFailure } from "./site-json.js";
-import { readerDrift, type SiteContext, type SiteOutcome, type SiteReader } from "./site-reader.js";
+import { queueForSlot } from "./api-pacing.js";
+import { type Fetched, fetchSite, fetchSiteJson, type SiteFailure } from "./site-json.js";
+import {
+  readerDrift,
+  type SiteContext,
+  type SiteOutcome,
+  type SiteReader,
+  siteNotFound,
+} from "./site-reader.js";
 import { isoOfSeconds } from "./site-text.js";
 import { orderAnswers, renderThread, type SeAnswer, type SeThread } from "./stackexchange-thread.js";
 
@@ -188,12 +195,7 @@ function person(name: string | undefined, seconds: number | undefined) {
 }
 
 function notFound(what: string, host: string): SiteFailure {
-  return {
-    ok: false,
-    status: "error",
-    code: "not_found",
-    message: `stackexchange reader: ${what} not found on ${host}`,
-  };
+  return siteNotFound(`stackexchange reader: ${what} not found on ${host}`);
 }
 
 let fragment: Promise<typeof import("../extract/fragment.js")> | undefined;
@@ -203,8 +205,33 @@ async function markdownTools() {
   return { fragmentToMarkdown: (await fragment).htmlFragmentToMarkdown };
 }
 
-function seJson<S extends z.ZodType>(path: string, ctx: SiteContext, deadline: Deadline, schema: () => S) {
-  return fetchSiteJson("stackexchange", `${API}${path}`, ctx, deadline, schema, { failure: seApiFailure });
+/**
+ * One API call, honouring `backoff`: an answer carrying it means that method must not be asked again for that
+ * many seconds (the API's rule, enforced with throttle violations). The wait is booked on the store's limiter
+ * per method, so parallel reads and a fleet on one store keep it; a wait past the read's time is not waited:
+ * the question page is read instead.
+ */
+async function seJson<S extends z.ZodType<{ backoff?: number }>>(
+  path: string,
+  ctx: SiteContext,
+  deadline: Deadline,
+  schema: () => S,
+): Promise<Fetched<z.infer<S>>> {
+  const method = `backoff:${path.split("?")[0]!.replace(/\d+/g, "{id}")}`;
+  const queued = await queueForSlot(
+    ctx,
+    method,
+    0,
+    deadline,
+    (s) => `api.stackexchange.com asked for ${s} s more before this method is asked again (backoff)`,
+  );
+  if (queued) return queued;
+  const got = await fetchSiteJson("stackexchange", `${API}${path}`, ctx, deadline, schema, {
+    failure: seApiFailure,
+  });
+  const backoff = got.ok ? got.value.backoff : undefined;
+  if (backoff && backoff > 0) await ctx.reserveSlot(method, backoff * 1000);
+  return got;
 }
 
 /**
@@ -236,6 +263,7 @@ const seconds = lazySchema((z) => maybe(z.number()));
 
 const Questions = lazySchema((z) =>
   z.object({
+    backoff: seconds(),
     items: z.array(
       z.object({
         question_id: z.number(),
@@ -256,6 +284,7 @@ const Questions = lazySchema((z) =>
 
 const Answers = lazySchema((z) =>
   z.object({
+    backoff: seconds(),
     items: z.array(
       z.object({
         answer_id: z.number(),
@@ -269,4 +298,6 @@ const Answers = lazySchema((z) =>
   }),
 );
 
-const AnswerOwner = lazySchema((z) => z.object({ items: z.array(z.object({ question_id: z.number() })) }));
+const AnswerOwner = lazySchema((z) =>
+  z.object({ backoff: seconds(), items: z.array(z.object({ question_id: z.number() })) }),
+);

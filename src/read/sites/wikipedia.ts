@@ -5,7 +5,7 @@ import type { Failure } from "../../core/status.js";
 import { INLINE_BELOW_CHARS, runOnPool } from "../page-pool.js";
 import { API_USER_AGENT, fetchSite, parseSiteJson } from "./site-json.js";
 import type { SiteReader } from "./site-reader.js";
-import { readerDrift } from "./site-reader.js";
+import { readerDrift, siteNotFound } from "./site-reader.js";
 import type { Article } from "./wikipedia-article.js";
 
 /** Which article a URL names, on which language's wiki. */
@@ -124,7 +124,7 @@ export const wikipedia: SiteReader = {
     if (refused.success) {
       const { code, info } = refused.data.error;
       const message = `wikipedia: ${oneLine(info ?? code, 200)} (${code})`;
-      if (MISSING.has(code)) return { ok: false, status: "error", code: "not_found", message };
+      if (MISSING.has(code)) return siteNotFound(message);
       const limited = code === "ratelimited" || code === "maxlag";
       return { ok: false, status: limited ? "rate_limited" : "error", code: "api_error", message };
     }

@@ -2,7 +2,8 @@ import { decodeHTML } from "entities";
 import type { z } from "zod";
 import { lazySchema } from "../../core/lazy-zod.js";
 import { maybe, maybeListOf, maybeText } from "../../provider-http/json-fields.js";
-import { attribute, childrenNamed, localName, parseXml, rootElement, textOf } from "../formats/xml-tree.js";
+import { localName } from "../formats/xml-elements.js";
+import { attribute, childrenNamed, parseXml, rootElement, textOf } from "../formats/xml-tree.js";
 
 /**
  * What a watch page's `ytInitialPlayerResponse` (the InnerTube player answer the page is built from) says of a
@@ -167,11 +168,11 @@ export function timedText(body: string): Caption[] | undefined {
   if (!text.startsWith("<")) return undefined;
   const root = rootElement(parseXml(text));
   if (!root) return undefined;
-  if (localName(root) === "transcript")
+  if (localName(root.name) === "transcript")
     return childrenNamed(root, "text").flatMap((t) =>
       caption(Number(attribute(t, "start")) * 1000, textOf(t)),
     );
-  if (localName(root) === "timedtext") {
+  if (localName(root.name) === "timedtext") {
     const body = childrenNamed(root, "body")[0];
     return body ? childrenNamed(body, "p").flatMap((p) => caption(Number(attribute(p, "t")), textOf(p))) : [];
   }

@@ -49,6 +49,38 @@ describe("read: feeds", () => {
     expect(json.markdown).toContain("JSON Feed · 2 items");
   });
 
+  it("decodes an XML feed by the charset its server names, before the XML declaration; JSON stays UTF-8", async () => {
+    // "Новости порта" in windows-1251: not UTF-8, and windows-1252 (the undeclared guess) makes it mojibake.
+    const cp1251 = Buffer.from([
+      0xcd, 0xee, 0xe2, 0xee, 0xf1, 0xf2, 0xe8, 0x20, 0xef, 0xee, 0xf0, 0xf2, 0xe0,
+    ]);
+    const rss = (declaration: string) =>
+      Buffer.concat([
+        Buffer.from(`${declaration}<rss version="2.0"><channel><title>`),
+        cp1251,
+        Buffer.from(`</title><link>https://${SITE}/</link><item><title>A</title></item></channel></rss>`),
+      ]);
+    const served = (body: Buffer, type: string) => ({ headers: { "content-type": type }, body });
+    h.sim.route(SITE, "/named", served(rss(""), "application/rss+xml; charset=windows-1251"));
+    h.sim.route(
+      SITE,
+      "/both",
+      served(rss(`<?xml version="1.0" encoding="UTF-8"?>`), "text/xml; charset=cp1251"),
+    );
+    h.sim.route(SITE, "/declared", served(rss(`<?xml version="1.0" encoding="windows-1251"?>`), "text/xml"));
+    h.sim.route(
+      SITE,
+      "/json",
+      served(Buffer.from(fixture("jsonfeed.json")), "application/feed+json; charset=koi8-r"),
+    );
+    for (const path of ["/named", "/both", "/declared"]) {
+      const page = await read(`https://${SITE}${path}`, never, h.ctx());
+      expect([path, page.status, page.title]).toEqual([path, "ok", "Новости порта"]);
+    }
+    const json = await read(`https://${SITE}/json`, never, h.ctx());
+    expect(json).toMatchObject({ status: "ok", source: "feed", title: "The Breakwater Log" });
+  });
+
   it("reads a billion-laughs feed at its own size", async () => {
     h.sim.route(SITE, "/lol", {
       headers: { "content-type": "application/rss+xml" },

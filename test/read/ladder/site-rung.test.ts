@@ -107,3 +107,72 @@ describe("read ladder: a site's own reader", () => {
     expect(h.sim.requests).toHaveLength(0);
   });
 });
+
+describe("read ladder: a site whose API said too many rests", () => {
+  let calls = 0;
+  const limited = (failure: {
+    status: "rate_limited" | "quota" | "blocked";
+    retryAfter?: number;
+    code?: string;
+  }): SiteReader => ({
+    ...repoReader,
+    async read() {
+      calls++;
+      return { ok: false, code: "limit", message: "example-code API: too many requests", ...failure };
+    },
+  });
+  const run = (reader: SiteReader, ctx: ReturnType<typeof ladderContext>) =>
+    runLadder(
+      `https://${SITE}/repo/tool`,
+      { deadline: Deadline.after(5000), render: "never" },
+      {
+        ...ctx,
+        sites: [reader],
+      },
+    );
+  beforeEach(() => {
+    calls = 0;
+    h.sim.route(SITE, "/repo/tool", html(article("tool", PARAGRAPHS)));
+  });
+
+  it("is not asked again until the time its site named; the page is read the generic way meanwhile", async () => {
+    let clock = 1_000_000;
+    const ctx = { ...ladderContext(h.ctx()), now: () => clock };
+    const reader = limited({ status: "rate_limited", retryAfter: 120 });
+    const first = await run(reader, ctx);
+    expect(first.attempts[0]).toMatchObject({ provider: "site:example-code", status: "rate_limited" });
+    expect(first.ok && first.doc.source).toBe("extracted-html");
+    clock += 119_000;
+    const second = await run(reader, ctx);
+    expect(calls).toBe(1);
+    expect(second.attempts[0]).toMatchObject({
+      provider: "site:example-code",
+      status: "skipped",
+      retryAfter: 1,
+    });
+    expect(second.attempts[0].error).toMatch(/^resting until .* \(rate limited\)$/);
+    expect(second.ok && second.doc.source).toBe("extracted-html");
+    clock += 2_000;
+    await run(reader, ctx);
+    expect(calls).toBe(2);
+  });
+
+  it("rests a minute when the site said no time, for a quota too; a block of one page is not a rest", async () => {
+    let clock = 5_000_000;
+    const ctx = { ...ladderContext(h.ctx()), now: () => clock };
+    await run(limited({ status: "quota" }), ctx);
+    clock += 59_000;
+    const resting = await run(limited({ status: "quota" }), ctx);
+    expect(resting.attempts[0]).toMatchObject({ status: "skipped", retryAfter: 1 });
+    expect(resting.attempts[0].error).toMatch(/\(quota exhausted\)$/);
+    const other = { ...ladderContext(h.ctx()), now: () => clock };
+    await run(limited({ status: "blocked" }), other);
+    await run(limited({ status: "blocked" }), other);
+    expect(calls).toBe(3);
+    // Our own limiter's queue, too long for one read, is not the site's word.
+    const queued = { ...ladderContext(h.ctx()), now: () => clock };
+    await run(limited({ status: "rate_limited", retryAfter: 1, code: "local_rate_limit" }), queued);
+    await run(limited({ status: "rate_limited", retryAfter: 1, code: "local_rate_limit" }), queued);
+    expect(calls).toBe(5);
+  });
+});

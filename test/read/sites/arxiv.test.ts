@@ -1,19 +1,12 @@
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { read } from "../../../src/read/read.js";
 import { arxivIdOf } from "../../../src/read/sites/arxiv.js";
 import { siteReaderFor } from "../../../src/read/sites/registry.js";
-import { article, html, PARAGRAPHS, type ReadHarness, startReadHarness } from "../ladder/harness.js";
+import { article, html, PARAGRAPHS } from "../ladder/harness.js";
+import { useReadHarness } from "./site-harness.js";
 
-let h: ReadHarness;
-beforeAll(async () => {
-  h = await startReadHarness();
-});
-afterAll(() => h.close());
-beforeEach(() => {
-  h.sim.reset();
-  h.logs.length = 0;
-});
+const h = useReadHarness();
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../../fixtures/sites/arxiv/${name}`, import.meta.url), "utf8");
@@ -170,5 +163,43 @@ describe("arXiv: the page when the API fails", () => {
     const page = await read("https://arxiv.org/abs/2501.01234", never, h.ctx());
     expect(page).toMatchObject({ status: "ok", reader: { name: "arxiv", via: "abs page" } });
     expect(page.title).not.toBe("Error");
+  });
+});
+
+describe("arXiv: requests to the API spaced as arXiv asks", () => {
+  it("a read with no time to wait for its API slot reads the abstract page", async () => {
+    h.sim.route(API, "/api/query", atom(fixture("api-2501.01234v2.xml")));
+    h.sim.route("arxiv.org", "/abs/2501.01234", {
+      headers: { "content-type": "text/html; charset=utf-8" },
+      body: fixture("abs-2501.01234.html"),
+    });
+    // The store's limiter as a second read finds it straight after a first (its own timing is the store's tests').
+    const base = h.ctx();
+    let calls = 0;
+    const store = Object.assign(Object.create(base.store), {
+      reserveSlot: async () => (calls++ === 0 ? 0 : 2900),
+    });
+    const ctx = { ...base, store };
+    const first = await read("https://arxiv.org/abs/2501.01234v2", never, ctx);
+    expect(first).toMatchObject({ status: "ok", reader: { via: "export.arxiv.org API" } });
+    const second = await read("https://arxiv.org/abs/2501.01234", { ...never, timeoutMs: 2500 }, ctx);
+    expect(second).toMatchObject({ status: "ok", reader: { name: "arxiv", via: "abs page" } });
+    expect(h.sim.requests.filter((r) => r.host === API)).toHaveLength(1);
+    expect(h.logs.join("\n")).toMatch(/arxiv API for 2501\.01234: the next API slot is 3 s away/);
+  });
+
+  it("waits for a near slot and then asks the API; the limiter's key is the reader's own", async () => {
+    h.sim.route(API, "/api/query", atom(fixture("api-2501.01234v2.xml")));
+    const ctx = h.ctx();
+    const booked: [string, number][] = [];
+    const store = Object.assign(Object.create(ctx.store), {
+      reserveSlot: async (key: string, intervalMs: number) => {
+        booked.push([key, intervalMs]);
+        return 5;
+      },
+    });
+    const page = await read("https://arxiv.org/abs/2501.01234v2", never, { ...ctx, store });
+    expect(page).toMatchObject({ status: "ok", reader: { via: "export.arxiv.org API" } });
+    expect(booked).toEqual([["site:arxiv:api", 3000]]);
   });
 });

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { read } from "../../../src/read/read.js";
 import { crateTarget } from "../../../src/read/sites/crates.js";
-import { html, type ReadHarness, startReadHarness } from "../ladder/harness.js";
+import { html } from "../ladder/harness.js";
 import { json, siteFixture } from "./site-fixtures.js";
+import { useReadHarness } from "./site-harness.js";
 
-let h: ReadHarness;
-beforeAll(async () => {
-  h = await startReadHarness();
-});
-afterAll(() => h.close());
-beforeEach(() => h.sim.reset());
+const h = useReadHarness();
 
 const never = { render: "never" as const, maxChars: 20_000 };
 const API = "/api/v1/crates/foo_show";
@@ -100,5 +96,39 @@ describe("crates.io reader", () => {
       /^crates\.io reader: .*expected shape \(crates\.io\/api\/v1\/crates\/foo_show: crate\.name: /,
     );
     expect(page.attempts.map((a) => a.provider)).toContain("fetch");
+  });
+
+  it("asks the API once a second as crates.io's policy says: a read with no time to queue reads the page", async () => {
+    serveCrate();
+    h.sim.route(
+      "crates.io",
+      "/crates/foo_show/1.0.0",
+      html("<main><h1>foo_show</h1><p>Rendered by the app.</p></main>"),
+    );
+    // The store's limiter as a second read finds it straight after a first (its own timing is the store's tests').
+    const base = h.ctx();
+    const booked: [string, number][] = [];
+    const store = Object.assign(Object.create(base.store), {
+      reserveSlot: async (key: string, intervalMs: number) =>
+        booked.push([key, intervalMs]) === 1 ? 0 : 1000,
+    });
+    const ctx = { ...base, store };
+    const first = await read("https://crates.io/crates/foo_show", never, ctx);
+    expect(first).toMatchObject({ status: "ok", source: "site" });
+    const second = await read("https://crates.io/crates/foo_show/1.0.0", { ...never, timeoutMs: 2500 }, ctx);
+    expect(second.attempts[0]).toMatchObject({
+      provider: "site:crates.io",
+      status: "rate_limited",
+      retryAfter: 1,
+    });
+    expect(second.attempts[0]!.error).toMatch(
+      /next API slot is 1 s away \(crates\.io asks crawlers for one request a second\)/,
+    );
+    expect(second.source).toBe("extracted-html");
+    expect(h.sim.requests.filter((r) => r.url.pathname === API)).toHaveLength(1);
+    expect(booked).toEqual([
+      ["site:crates.io:api", 1000],
+      ["site:crates.io:api", 1000],
+    ]);
   });
 });

@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { fetchBest } from "../../../src/read/fetch-best.js";
-import { type ReadHarness, startReadHarness } from "../ladder/harness.js";
 import { json, siteFixture } from "./site-fixtures.js";
+import { useReadHarness } from "./site-harness.js";
 
-let h: ReadHarness;
-beforeAll(async () => {
-  h = await startReadHarness();
-});
-afterAll(() => h.close());
+const h = useReadHarness();
 beforeEach(() => {
-  h.sim.reset();
   h.sim.route("api.tavily.com", "/extract", (req) =>
     json({
       results: [{ url: JSON.parse(req.body).urls[0], raw_content: "# Tavily text of the page" }],

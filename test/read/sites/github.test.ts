@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { closePagePool } from "../../../src/read/page-pool.js";
+import { describe, expect, it } from "vitest";
 import { read } from "../../../src/read/read.js";
 import { githubReader, routeOf } from "../../../src/read/sites/github.js";
 import { githubRateLimit } from "../../../src/read/sites/github-api.js";
 import { RAW_BYTES } from "../../../src/read/sites/github-files.js";
 import { siteReaderFor } from "../../../src/read/sites/registry.js";
 import type { SimReply } from "../../simweb/index.js";
-import { article, html, PARAGRAPHS, type ReadHarness, startReadHarness } from "../ladder/harness.js";
+import { article, html, PARAGRAPHS } from "../ladder/harness.js";
 import { makePdf } from "../ladder/make-pdf.js";
 import { json, siteFixture } from "./site-fixtures.js";
+import { useReadHarness } from "./site-harness.js";
 
-let h: ReadHarness;
-beforeAll(async () => {
-  h = await startReadHarness();
-});
-afterAll(async () => {
-  await h.close();
-  await closePagePool();
-});
-beforeEach(() => h.sim.reset());
+const h = useReadHarness();
 
 const API = "api.github.com";
 const RAW = "raw.githubusercontent.com";

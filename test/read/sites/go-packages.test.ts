@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { closePagePool, pagePoolState } from "../../../src/read/page-pool.js";
+import { describe, expect, it } from "vitest";
+import { pagePoolState } from "../../../src/read/page-pool.js";
 import { read } from "../../../src/read/read.js";
 import { goUnit } from "../../../src/read/sites/go-packages.js";
-import { html, type ReadHarness, startReadHarness } from "../ladder/harness.js";
+import { html } from "../ladder/harness.js";
 import { siteFixture } from "./site-fixtures.js";
+import { useReadHarness } from "./site-harness.js";
 
-let h: ReadHarness;
-beforeAll(async () => {
-  h = await startReadHarness();
-});
-afterAll(async () => {
-  await h.close();
-  await closePagePool();
-});
-beforeEach(() => h.sim.reset());
+const h = useReadHarness();
 
 const never = { render: "never" as const, maxChars: 20_000 };
 const GO = "pkg.go.dev";

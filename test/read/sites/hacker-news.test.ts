@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { read } from "../../../src/read/read.js";
 import { FIREBASE_CONCURRENCY, hackerNewsReader, MAX_COMMENTS } from "../../../src/read/sites/hacker-news.js";
 import { siteReaderFor } from "../../../src/read/sites/registry.js";
-import { article, html, PARAGRAPHS, type ReadHarness, startReadHarness } from "../ladder/harness.js";
+import { article, html, PARAGRAPHS } from "../ladder/harness.js";
 import { json, siteFixture } from "./site-fixtures.js";
+import { useReadHarness } from "./site-harness.js";
 
-let h: ReadHarness;
-beforeAll(async () => {
-  h = await startReadHarness();
-});
-afterAll(() => h.close());
-beforeEach(() => h.sim.reset());
+const h = useReadHarness();
 
 const ALGOLIA = "hn.algolia.com";
 const FIREBASE = "hacker-news.firebaseio.com";

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { read } from "../../../src/read/read.js";
 import { npmTarget } from "../../../src/read/sites/npm.js";
 import { siteReaderFor } from "../../../src/read/sites/registry.js";
-import { article, html, PARAGRAPHS, type ReadHarness, startReadHarness } from "../ladder/harness.js";
+import { article, html, PARAGRAPHS } from "../ladder/harness.js";
 import { json, siteFixture } from "./site-fixtures.js";
+import { useReadHarness } from "./site-harness.js";
 
-let h: ReadHarness;
-beforeAll(async () => {
-  h = await startReadHarness();
-});
-afterAll(() => h.close());
-beforeEach(() => h.sim.reset());
+const h = useReadHarness();
 
 const never = { render: "never" as const, maxChars: 20_000 };
 const REGISTRY = "registry.npmjs.org";

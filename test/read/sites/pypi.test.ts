@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { read } from "../../../src/read/read.js";
 import { pypiTarget } from "../../../src/read/sites/pypi.js";
-import { article, html, PARAGRAPHS, type ReadHarness, startReadHarness } from "../ladder/harness.js";
+import { article, html, PARAGRAPHS } from "../ladder/harness.js";
 import { json, siteFixture } from "./site-fixtures.js";
+import { useReadHarness } from "./site-harness.js";
 
-let h: ReadHarness;
-beforeAll(async () => {
-  h = await startReadHarness();
-});
-afterAll(() => h.close());
-beforeEach(() => h.sim.reset());
+const h = useReadHarness();
 
 const never = { render: "never" as const, maxChars: 20_000 };
 

@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { read } from "../../../src/read/read.js";
 import { MAX_COMMENTS, redditReader, threadOf } from "../../../src/read/sites/reddit.js";
 import { siteReaderFor } from "../../../src/read/sites/registry.js";
-import { type ReadHarness, startReadHarness } from "../ladder/harness.js";
 import { json, siteFixture } from "./site-fixtures.js";
+import { useReadHarness } from "./site-harness.js";
 
-let h: ReadHarness;
-beforeAll(async () => {
-  h = await startReadHarness();
-});
-afterAll(() => h.close());
-beforeEach(() => h.sim.reset());
+const h = useReadHarness();
 
 const WWW = "www.reddit.com";
 const THREAD = "https://www.reddit.com/r/rust/comments/1abcde/why_does_my_borrow_checker_hate_me/";

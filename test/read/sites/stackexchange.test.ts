@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { closePagePool, pagePoolState } from "../../../src/read/page-pool.js";
+import { describe, expect, it } from "vitest";
+import { pagePoolState } from "../../../src/read/page-pool.js";
 import { read } from "../../../src/read/read.js";
 import { siteReaderFor } from "../../../src/read/sites/registry.js";
 import { postOf, stackExchangeReader } from "../../../src/read/sites/stackexchange.js";
 import { threadFromPage } from "../../../src/read/sites/stackexchange-page.js";
-import { article, html, PARAGRAPHS, type ReadHarness, startReadHarness } from "../ladder/harness.js";
+import { article, html, PARAGRAPHS } from "../ladder/harness.js";
 import { json, siteFixture } from "./site-fixtures.js";
+import { useReadHarness } from "./site-harness.js";
 
-let h: ReadHarness;
-beforeAll(async () => {
-  h = await startReadHarness();
-});
-afterAll(async () => {
-  await h.close();
-  await closePagePool();
-});
-beforeEach(() => h.sim.reset());
+const h = useReadHarness();
 
 const API = "api.stackexchange.com";
 const SITE = "unix.stackexchange.com";
@@ -205,6 +198,34 @@ describe("stackexchange reader through read()", () => {
     expect(got.attempts[0].error).toMatch(
       /^stackexchange reader: the response no longer has the expected shape \(the question page has no question markup \(API: stackexchange reader: .*items\.0\.is_accepted/,
     );
+  });
+});
+
+describe("stackexchange reader: the API's backoff", () => {
+  const withBackoff = (name: string, seconds: number) =>
+    json({ ...JSON.parse(siteFixture("stackexchange", name)), backoff: seconds });
+
+  it("a method that asked for a backoff is not asked again within it: the page is read, the other method still asked", async () => {
+    h.sim.route(API, "/2.3/questions/90123", withBackoff("question.json", 30));
+    h.sim.route(API, "/2.3/questions/90123/answers", fixture("answers.json"));
+    h.sim.route(SITE, "/questions/90123", page());
+    // One store for both reads, as one process (or a fleet on one Redis) has.
+    const ctx = h.ctx();
+    const first = await read(QUESTION, { render: "never" }, ctx);
+    expect(first).toMatchObject({ status: "ok", reader: { via: "api.stackexchange.com" } });
+    const again = await read(`https://${SITE}/q/90123`, { render: "never", timeoutMs: 5000 }, ctx);
+    expect(again).toMatchObject({ status: "ok", reader: { via: "page markup (API rate_limited)" } });
+    const asked = h.sim.requests.filter((r) => r.host === API).map((r) => r.url.pathname);
+    expect(asked.filter((p) => p === "/2.3/questions/90123")).toHaveLength(1);
+    expect(asked.filter((p) => p === "/2.3/questions/90123/answers")).toHaveLength(2);
+  });
+
+  it("an answer without a backoff books nothing", async () => {
+    serveApi();
+    const ctx = h.ctx();
+    await read(QUESTION, { render: "never" }, ctx);
+    const again = await read(`https://${SITE}/q/90123`, { render: "never", timeoutMs: 5000 }, ctx);
+    expect(again).toMatchObject({ status: "ok", reader: { via: "api.stackexchange.com" } });
   });
 });
 

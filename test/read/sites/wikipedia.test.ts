@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { closePagePool, pagePoolState } from "../../../src/read/page-pool.js";
+import { describe, expect, it } from "vitest";
+import { pagePoolState } from "../../../src/read/page-pool.js";
 import { read } from "../../../src/read/read.js";
 import { wikipediaTarget } from "../../../src/read/sites/wikipedia.js";
-import { article, html, PARAGRAPHS, type ReadHarness, startReadHarness } from "../ladder/harness.js";
+import { article, html, PARAGRAPHS } from "../ladder/harness.js";
 import { json, siteFixture } from "./site-fixtures.js";
+import { useReadHarness } from "./site-harness.js";
 
-let h: ReadHarness;
-beforeAll(async () => {
-  h = await startReadHarness();
-});
-afterAll(async () => {
-  await h.close();
-  await closePagePool();
-});
-beforeEach(() => h.sim.reset());
+const h = useReadHarness();
 
 const never = { render: "never" as const, maxChars: 20_000 };
 const EN = "en.wikipedia.org";

@@ -1,20 +1,13 @@
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { read } from "../../../src/read/read.js";
 import { siteReaderFor } from "../../../src/read/sites/registry.js";
 import { clock, youtubeIdOf } from "../../../src/read/sites/youtube.js";
 import { assignedObject } from "../../../src/read/sites/youtube-parse.js";
-import { article, html, PARAGRAPHS, type ReadHarness, startReadHarness } from "../ladder/harness.js";
+import { article, html, PARAGRAPHS } from "../ladder/harness.js";
+import { useReadHarness } from "./site-harness.js";
 
-let h: ReadHarness;
-beforeAll(async () => {
-  h = await startReadHarness();
-});
-afterAll(() => h.close());
-beforeEach(() => {
-  h.sim.reset();
-  h.logs.length = 0;
-});
+const h = useReadHarness();
 
 const ID = "Lw2bRkWq9sE";
 const YT = "www.youtube.com";
