@@ -23,6 +23,7 @@ import { dropRepeatedQuotes } from "./repeated-quotes.js";
 import { dropReplySubjects } from "./reply-subjects.js";
 import { revealServerView } from "./server-view.js";
 import { SETTINGS } from "./settings.js";
+import { dropSignatures } from "./signatures.js";
 import { hasStreamedContent, placeStreamedContent } from "./streamed-content.js";
 import { TextStatsIndex } from "./text-stats.js";
 import { dropTitleHeading } from "./title-heading.js";
@@ -77,7 +78,10 @@ function extract(
   kind: PageKind,
 ): Rendered {
   cleanTree(doc, mode, kind === "forum");
-  if (kind === "forum") dropPosterStats(doc);
+  if (kind === "forum") {
+    dropPosterStats(doc);
+    dropSignatures(doc);
+  }
   const root =
     findFirst(doc, (el) => el.name === "body") ??
     findFirst(doc, (el) => el.name === "html") ??

@@ -14,12 +14,12 @@ const SCHEMA_KINDS: [RegExp, PageKind][] = [
   [/^(?:Article|NewsArticle|BlogPosting|Report|ScholarlyArticle|Recipe|Review|LiveBlogPosting)$/, "article"],
 ];
 
-// URL shapes of the kinds, as the big platforms write them.
+// URL shapes of the kinds, as the big platforms write them. A thread's address also outranks an Open Graph type
+// "article", which forum engines (XenForo) write on every thread.
+const THREAD_PATH =
+  /\/(?:t|d|threads?|showthread\.php|viewtopic\.php|questions|discussions?)\/|\/post\/\d+(?:\/|$)|\/viewtopic\.php|\/showthread\.php/i;
 const URL_KINDS: [RegExp, PageKind][] = [
-  [
-    /\/(?:t|d|threads?|showthread\.php|viewtopic\.php|questions|discussions?)\/|\/post\/\d+(?:\/|$)|\/viewtopic\.php|\/showthread\.php/i,
-    "forum",
-  ],
+  [THREAD_PATH, "forum"],
   [/\/(?:products?|item|itm|dp|p)\/[^/]+|\/product-p?\d|\.product\./i, "product"],
   [
     /\/(?:c|category|categories|collections?|tags?|topics?|shop|search|browse|b|list|lists|chart)(?:\/|$|\?)/i,
@@ -78,8 +78,9 @@ function schemaTypes(doc: Document): string[] {
 
 /**
  * The page's kind from what it says about itself: schema.org types first (the publisher's word), then
- * Open Graph's product type, a documentation generator's name, a platform's listing template, Open Graph's article type (a listing's address
- * outranks it), then the URL's shape and a documentation host. Structure (repeated items, post markup) is judged where the content is chosen.
+ * Open Graph's product type, a documentation generator's name, a platform's listing template, Open Graph's
+ * article type (a listing's or a thread's address outranks it), then the URL's shape and a documentation host.
+ * Structure (repeated items, post markup) is judged where the content is chosen.
  */
 export function pageKind(doc: Document, url: string): PageKind {
   const types = schemaTypes(doc);
@@ -101,7 +102,8 @@ export function pageKind(doc: Document, url: string): PageKind {
   } catch {
     return ogArticle ? "article" : "unknown";
   }
-  if (ogArticle) return LISTING_OVER_OG_ARTICLE.test(path) ? "listing" : "article";
+  if (ogArticle)
+    return LISTING_OVER_OG_ARTICLE.test(path) ? "listing" : THREAD_PATH.test(path) ? "forum" : "article";
   for (const [pattern, kind] of URL_KINDS) if (pattern.test(path)) return kind;
   return DOCS_HOST.test(host) ? "docs" : "unknown";
 }

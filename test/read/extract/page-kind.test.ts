@@ -62,6 +62,14 @@ describe("pageKind: what a page says it is", () => {
     expect(pageKind(templated("template-collection", ld({ "@type": "Product" })), url)).toBe("product");
   });
 
+  it("takes a thread's address over an Open Graph type article, which forum engines write on threads too", () => {
+    const og = page('<meta property="og:type" content="article">');
+    expect(pageKind(og, "https://forums.example.org/threads/do-forums-still-have-a-role.2880547/")).toBe(
+      "forum",
+    );
+    expect(pageKind(og, "https://forum.example.org/viewtopic.php?t=361697")).toBe("forum");
+  });
+
   it("falls back to the URL's shape, and says unknown when nothing speaks", () => {
     expect(pageKind(page(""), "https://forum.example.org/t/some-topic/123")).toBe("forum");
     // A federated forum's thread (Lemmy, kbin) is a numbered post; a blog's post has a name.

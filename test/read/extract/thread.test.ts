@@ -159,3 +159,36 @@ describe("forum threads: who wrote each post", () => {
     expect(markdown).not.toContain("Well-known member");
   });
 });
+
+describe("forum threads: a poster's signature", () => {
+  const SIGNATURE =
+    "Community Leader and Software Engineer. Want to improve your store? I build proven solutions, including " +
+    "breadcrumbs, currencies, wishlists and age popups; buying me a coffee is a generous way to say thanks.";
+  const post = (body: string, signature: string) =>
+    `<article class="ipsEntry"><div class="ipsEntry__post"><div class="ipsRichText"><p>${body}</p></div>` +
+    `<div data-role="memberSignature" class="ipsEntry__signature"><div class="ipsRichText"><p>${signature}</p></div></div></div></article>`;
+
+  it("drops a signature longer than the short posts above it, and keeps the posts", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<main><h1>Roadmap discussion</h1>${post("Is there a public roadmap for next year?", "")}` +
+          `${post("Join the insiders' circle for a look at what is planned.", SIGNATURE)}</main>`,
+      ),
+      "https://forum.example.org/threads/roadmap-discussion.319445/",
+    );
+    expect(markdown).toContain("insiders' circle");
+    expect(markdown).not.toContain("buying me a coffee");
+  });
+
+  it("keeps a post whose own class says it has a signature", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        `<main><h1>Roadmap discussion</h1><div class="post with-signature"><p>${QUESTION}</p>` +
+          `<div class="postsignature"><p>${SIGNATURE}</p></div></div></main>`,
+      ),
+      "https://bbs.example.org/viewtopic.php?id=298271",
+    );
+    expect(markdown).toContain("every nightly backup");
+    expect(markdown).not.toContain("buying me a coffee");
+  });
+});
