@@ -44,6 +44,13 @@ const OG_PRODUCT = /^og:(?:[\w.-]*:)?product(?:\.item)?$/i;
 const LISTING_OVER_OG_ARTICLE =
   /\/(?:c|category|categories|collections?|tags?|shop|search|browse|b|list|lists|chart)(?:\/|$|\?)/i;
 
+// The template a platform rendered the page with, as it names it in the body's classes: WordPress's `archive`
+// (a category, tag, taxonomy, author or date archive), Shopify's collection and search templates, Magento's
+// and PrestaShop's category views, and a listing page so named. The platform's word for the page outranks
+// Open Graph's `article`, which it writes on every page; a schema.org type is the publisher's own word.
+const LISTING_TEMPLATE =
+  /^(?:archive|template-collection|template-search|catalog-category-view|page-products|page-category|product-listing-page)$/;
+
 function schemaTypes(doc: Document): string[] {
   const types: string[] = [];
   walkElements(doc, (el: Element) => {
@@ -62,6 +69,8 @@ function schemaTypes(doc: Document): string[] {
       DOCS_GENERATOR.test(el.attribs.content ?? "")
     )
       types.push("generator:docs");
+    if (el.name === "body" && (el.attribs.class ?? "").split(/\s+/).some((t) => LISTING_TEMPLATE.test(t)))
+      types.push("template:listing");
     return true;
   });
   return types;
@@ -69,8 +78,9 @@ function schemaTypes(doc: Document): string[] {
 
 /**
  * The page's kind from what it says about itself: schema.org types first (the publisher's word), then
- * Open Graph's product type, a documentation generator's name, Open Graph's article type (a listing's or a
- * thread's address outranks it), then the URL's shape and a documentation host. Structure (repeated items, post markup) is judged where the content is chosen.
+ * Open Graph's product type, a documentation generator's name, a platform's listing template, Open Graph's
+ * article type (a listing's or a thread's address outranks it), then the URL's shape and a documentation host.
+ * Structure (repeated items, post markup) is judged where the content is chosen.
  */
 export function pageKind(doc: Document, url: string): PageKind {
   const types = schemaTypes(doc);
@@ -81,6 +91,7 @@ export function pageKind(doc: Document, url: string): PageKind {
   for (const [pattern, kind] of SCHEMA_KINDS) if (types.some((t) => pattern.test(t))) return kind;
   if (types.some((t) => OG_PRODUCT.test(t))) return "product";
   if (types.includes("generator:docs")) return "docs";
+  if (types.includes("template:listing")) return "listing";
   const ogArticle = types.includes("og:article");
   let path = "";
   let host = "";

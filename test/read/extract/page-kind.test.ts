@@ -47,6 +47,21 @@ describe("pageKind: what a page says it is", () => {
     expect(pageKind(og, "https://forum.example.org/topic/catering-tips")).toBe("article");
   });
 
+  it("takes a platform's listing template, named in the body's classes, over Open Graph's article", () => {
+    const templated = (bodyClass: string, head = '<meta property="og:type" content="article">') =>
+      parseHtml(`<html><head>${head}</head><body class="${bodyClass}"><p>Hi</p></body></html>`);
+    const url = "https://blog.example.org/blog-posts-for-beginners/";
+    expect(pageKind(templated("archive category category-beginners"), url)).toBe("listing");
+    expect(
+      pageKind(templated("catalog-category-view page-products", ""), "https://shop.example.org/pieces.html"),
+    ).toBe("listing");
+    expect(pageKind(templated("wp-singular single single-post"), url)).toBe("article");
+    // A class that only contains the word is no template's name.
+    expect(pageKind(templated("archive-link-widget"), url)).toBe("article");
+    // The publisher's schema.org type is its own word for the page.
+    expect(pageKind(templated("template-collection", ld({ "@type": "Product" })), url)).toBe("product");
+  });
+
   it("takes a thread's address over an Open Graph type article, which forum engines write on threads too", () => {
     const og = page('<meta property="og:type" content="article">');
     expect(pageKind(og, "https://forums.example.org/threads/do-forums-still-have-a-role.2880547/")).toBe(
