@@ -19,6 +19,7 @@ if (!existsSync(`${dist}read/page-pool.js`)) {
 const { createNet } = await import(`${dist}net/client.js`);
 const { read } = await import(`${dist}read/read.js`);
 const { MemoryStore } = await import(`${dist}store/store.js`);
+const { settingsFromEnv } = await import(`${dist}config/load.js`);
 const { extractMarkdown } = await import(`${dist}read/extract/index.js`);
 const { extractPage, closePagePool, INLINE_BELOW_CHARS } = await import(`${dist}read/page-pool.js`);
 const { Deadline } = await import(`${dist}core/deadline.js`);
@@ -92,7 +93,7 @@ await read(`http://pages.example.com/p/0`, { render: "never" }, ctx());
 await extractMarkdown(pages[0], "http://pages.example.com/p/0");
 
 function ctx() {
-  return { net, store: new MemoryStore(), env: {}, log: () => {} };
+  return { net, store: new MemoryStore(), config: settingsFromEnv({}), log: () => {} };
 }
 
 // Extraction on the loop first, in a process that holds nothing else yet (the rounds below leave the page cache
