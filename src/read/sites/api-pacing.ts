@@ -1,4 +1,5 @@
 import type { Deadline } from "../../core/deadline.js";
+import { waitForSlot } from "../../store/slot-wait.js";
 import type { SiteFailure } from "./site-json.js";
 import type { SiteContext } from "./site-reader.js";
 
@@ -20,18 +21,16 @@ export async function queueForSlot(
   deadline: Deadline,
   why: (seconds: number) => string,
 ): Promise<SiteFailure | undefined> {
-  const wait = await ctx.reserveSlot(key, intervalMs, deadline.remaining() - ANSWER_MS);
-  if (wait <= 0) return undefined;
-  if (wait + ANSWER_MS <= deadline.remaining()) {
-    if (await deadline.sleep(wait)) return undefined;
+  const slot = await waitForSlot(ctx.reserveSlot, key, intervalMs, deadline, ANSWER_MS);
+  if (slot.go) return undefined;
+  if (slot.why === "timeout")
     return {
       ok: false,
       status: "timeout",
       code: "timeout",
       message: "the read's time ran out while queued for the API",
     };
-  }
-  const retryAfter = Math.ceil(wait / 1000);
+  const retryAfter = Math.ceil(slot.waitMs / 1000);
   return {
     ok: false,
     status: "rate_limited",

@@ -13,6 +13,7 @@ import {
 } from "../../provider-http/http-errors.js";
 import { anyField, listOf, maybe, maybeListOf, maybeText } from "../../provider-http/json-fields.js";
 import { keyedJson } from "../../provider-http/keyed-json.js";
+import { waitForSlot } from "../../store/slot-wait.js";
 import type { Provider, ProviderContext, ProviderHit, ProviderOutcome, ProviderQuery } from "../provider.js";
 import { cleanText } from "../serp/text.js";
 
@@ -51,7 +52,7 @@ export const brave: Provider = {
         keyEnv: brave.keyEnv,
         url: braveUrl(query),
         headers: (key) => ({ accept: "application/json", "x-subscription-token": key ?? "" }),
-        before: () => waitForSlot(ctx, deadline),
+        before: () => queueForBrave(ctx, deadline),
         failure(res) {
           const failure = braveFailure(res);
           log(`brave: HTTP ${res.status} (${failure.code})`);
@@ -70,27 +71,24 @@ export const brave: Provider = {
  * Brave's free plan allows one request a second: parallel agents queue here instead of earning 429s. A wait
  * that leaves no time for the request is answered locally, without one.
  */
-async function waitForSlot(ctx: ProviderContext, deadline: Deadline): Promise<Failure | undefined> {
-  const intervalMs = braveIntervalMs(ctx);
-  // A slot past the deadline is not booked: a call that will not wait must not push the queue out.
-  const wait = await ctx.store.reserveSlot("rate:brave", intervalMs, deadline.remaining() - MIN_REQUEST_MS);
-  if (wait <= 0) return undefined;
-  if (wait + MIN_REQUEST_MS > deadline.remaining())
+async function queueForBrave(ctx: ProviderContext, deadline: Deadline): Promise<Failure | undefined> {
+  const reserve = ctx.store.reserveSlot.bind(ctx.store);
+  const slot = await waitForSlot(reserve, "rate:brave", braveIntervalMs(ctx), deadline, MIN_REQUEST_MS);
+  if (slot.go) return undefined;
+  if (slot.why === "too_far")
     return {
       ...rateLimited(
         "brave",
-        Math.ceil(wait / 1000),
+        Math.ceil(slot.waitMs / 1000),
         "local limiter: the next free slot is past the deadline",
       ),
       code: "local_rate_limit",
     };
-  if (!(await deadline.sleep(wait)))
-    return {
-      status: "timeout",
-      code: "timeout",
-      message: "brave: deadline reached while queued for the rate limit",
-    };
-  return undefined;
+  return {
+    status: "timeout",
+    code: "timeout",
+    message: "brave: deadline reached while queued for the rate limit",
+  };
 }
 
 /** BRAVE_RATE_PER_SEC / `braveRatePerSec` reach it in `settings`, where the loader puts the plan's rate. */
