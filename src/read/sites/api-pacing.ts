@@ -40,11 +40,20 @@ export async function queueForSlot(
   };
 }
 
-/** A wait the site itself named (a Retry-After, a backoff, a throttle's seconds), booked on the limiter under `key`. */
+/**
+ * A wait the site itself named (a Retry-After, a backoff, a throttle's seconds), held on the limiter under `key`
+ * until that long from now. A wait is a time the site named, not a slot in a queue: two answers that carried a
+ * 30 s backoff at once hold the key 30 s, not 60, and a shorter one never shortens a longer one held before.
+ * Nothing pending: booked at once. Pending for less: extended by what is missing, booked only if the pending
+ * slot has not moved meanwhile (it moved further: some other wait is longer still, or the queue went on).
+ */
 export async function bookSiteWait(
   ctx: SiteContext,
   key: string,
   seconds: number | undefined,
 ): Promise<void> {
-  if (seconds && seconds > 0) await ctx.reserveSlot(key, Math.min(seconds, MAX_SITE_WAIT_S) * 1000);
+  if (!seconds || seconds <= 0) return;
+  const ms = Math.min(seconds, MAX_SITE_WAIT_S) * 1000;
+  const pending = await ctx.reserveSlot(key, ms, 0);
+  if (pending > 0 && pending < ms) await ctx.reserveSlot(key, ms - pending, pending);
 }

@@ -226,15 +226,18 @@ async function seJson<S extends z.ZodType<{ backoff?: number }>>(
     (s) => `api.stackexchange.com asked for ${s} s more before this method is asked again (backoff)`,
   );
   if (queued) return queued;
+  // The API's wrapper carries `backoff` on its error answers too (a bad parameter asked too often).
+  let errorBackoff: number | undefined;
   const got = await fetchSiteJson("stackexchange", `${API}${path}`, ctx, deadline, schema, {
-    failure: seApiFailure,
+    failure: (res) => {
+      const backoff = res.json<{ backoff?: unknown }>()?.backoff;
+      if (typeof backoff === "number" && Number.isFinite(backoff)) errorBackoff = backoff;
+      return seApiFailure(res);
+    },
   });
   // A throttle's seconds keep the method waiting as a backoff does, also when the question page saves the read.
-  await bookSiteWait(
-    ctx,
-    method,
-    got.ok ? got.value.backoff : got.status === "rate_limited" ? got.retryAfter : undefined,
-  );
+  const throttle = !got.ok && got.status === "rate_limited" ? got.retryAfter : undefined;
+  await bookSiteWait(ctx, method, got.ok ? got.value.backoff : Math.max(errorBackoff ?? 0, throttle ?? 0));
   return got;
 }
 

@@ -233,6 +233,19 @@ describe("stackexchange reader: the API's backoff", () => {
     expect(asked()).toBe(askedFirst);
   });
 
+  it("a backoff on an error answer keeps the method unasked as well", async () => {
+    const error = { error_id: 400, error_name: "bad_parameter", error_message: "site is required" };
+    h.sim.route(API, "/2.3/questions/90123", { ...json({ ...error, backoff: 30 }), status: 400 });
+    h.sim.route(API, "/2.3/questions/90123/answers", fixture("answers.json"));
+    h.sim.route(SITE, "/questions/90123", page());
+    const ctx = h.ctx();
+    const first = await read(QUESTION, { render: "never" }, ctx);
+    expect(first).toMatchObject({ status: "ok", reader: { via: "page markup (API error)" } });
+    await read(`https://${SITE}/q/90123`, { render: "never", timeoutMs: 5000 }, ctx);
+    const asked = h.sim.requests.filter((r) => r.host === API && r.url.pathname === "/2.3/questions/90123");
+    expect(asked).toHaveLength(1);
+  });
+
   it("an answer without a backoff books nothing", async () => {
     serveApi();
     const ctx = h.ctx();
