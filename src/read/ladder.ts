@@ -15,7 +15,7 @@ import { fetchLlmsTxt, isFrontPage, type LlmsTxt, withLlmsTxt } from "./llms-txt
 import { extractPage } from "./page-pool.js";
 import type { Renderer, RenderMode } from "./render.js";
 import { proseLength } from "./shell.js";
-import { readerResting, restReader } from "./sites/reader-cooldown.js";
+import { readerResting, restReader, restReaderFor } from "./sites/reader-cooldown.js";
 import { siteReaderFor } from "./sites/registry.js";
 import type { SiteReader } from "./sites/site-reader.js";
 
@@ -273,6 +273,7 @@ async function siteRung(
         keys: keysOf(site, ctx.keys),
         reserveSlot: (key, intervalMs, maxWaitMs) =>
           ctx.store.reserveSlot(`site:${site.name}:slot:${key}`, intervalMs, maxWaitMs),
+        rest: (seconds, reason) => restReaderFor(ctx.store, site.name, seconds, reason, now()),
       },
       deadline,
     );

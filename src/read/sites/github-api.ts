@@ -15,17 +15,28 @@ export const GITHUB_API = "https://api.github.com";
 
 const HEADERS = { accept: "application/vnd.github+json", "x-github-api-version": "2022-11-28" };
 
-export function githubJson<S extends z.ZodType>(
+export async function githubJson<S extends z.ZodType>(
   path: string,
   ctx: SiteContext,
   deadline: Deadline,
   schema: () => S,
 ): Promise<Fetched<z.output<S>>> {
   const token = ctx.keys.GITHUB_TOKEN;
-  return fetchSiteJson("github", `${GITHUB_API}${path}`, ctx, deadline, schema, {
+  const got = await fetchSiteJson("github", `${GITHUB_API}${path}`, ctx, deadline, schema, {
     headers: token ? { ...HEADERS, authorization: `Bearer ${token}` } : HEADERS,
     failure: githubRateLimit,
   });
+  // The answer that spent the last request of the hour still serves; the next would be refused until the reset.
+  if (got.ok && rateLimitSpent(got.res)) await ctx.rest(secondsToReset(got.res), "rate limit spent");
+  return got;
+}
+
+const rateLimitSpent = (res: NetResponse) => res.headers["x-ratelimit-remaining"] === "0";
+
+/** Seconds until `x-ratelimit-reset` (a Unix time), at least one; undefined when the header says none. */
+function secondsToReset(res: NetResponse, now = Date.now()): number | undefined {
+  const reset = Number(res.headers["x-ratelimit-reset"]);
+  return Number.isFinite(reset) && reset > 0 ? Math.max(1, Math.ceil(reset - now / 1000)) : undefined;
 }
 
 /**
@@ -35,11 +46,8 @@ export function githubJson<S extends z.ZodType>(
  */
 export function githubRateLimit(res: NetResponse, now = Date.now()): Failure | undefined {
   if (res.status !== 403 && res.status !== 429) return undefined;
-  const spent = res.headers["x-ratelimit-remaining"] === "0";
-  if (!spent && res.retryAfter === undefined) return undefined;
-  const reset = Number(res.headers["x-ratelimit-reset"]);
-  const untilReset = Number.isFinite(reset) && reset > 0 ? Math.ceil(reset - now / 1000) : undefined;
-  const retryAfter = Math.max(1, res.retryAfter ?? untilReset ?? 60);
+  if (!rateLimitSpent(res) && res.retryAfter === undefined) return undefined;
+  const retryAfter = Math.max(1, res.retryAfter ?? secondsToReset(res, now) ?? 60);
   return {
     status: "rate_limited",
     code: "rate_limited",

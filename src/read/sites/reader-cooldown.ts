@@ -23,8 +23,22 @@ export async function restReader(store: Store, reader: string, failure: Failure,
   if (failure.status !== "rate_limited" && failure.status !== "quota") return;
   // Our own limiter's queue was too long for one read: the site said nothing, and the next slot is soon.
   if (failure.code === "local_rate_limit") return;
-  const ms = Math.min(failure.retryAfter ? failure.retryAfter * 1000 : DEFAULT_REST_MS, MAX_REST_MS);
   const reason = failure.status === "quota" ? "quota exhausted" : "rate limited";
+  await restReaderFor(store, reader, failure.retryAfter, reason, now);
+}
+
+/**
+ * A rest the site announced on an answer that still served (GitHub's `x-ratelimit-remaining: 0`): the next
+ * request would be refused until the time it named, so the reader rests as after the refusal, one request sooner.
+ */
+export async function restReaderFor(
+  store: Store,
+  reader: string,
+  seconds: number | undefined,
+  reason: string,
+  now: number,
+): Promise<void> {
+  const ms = Math.min(seconds && seconds > 0 ? seconds * 1000 : DEFAULT_REST_MS, MAX_REST_MS);
   await store.set<ReaderCooldown>(key(reader), { until: now + ms, reason }, ms);
 }
 

@@ -33,6 +33,11 @@ export interface SiteContext {
    * booked. Shared by every process of a fleet when the store is.
    */
   reserveSlot(key: string, intervalMs: number, maxWaitMs?: number): Promise<number>;
+  /**
+   * The site said, on an answer that still served, that its next requests will be refused for `seconds`
+   * (a rate limit spent to 0): the reader rests, as after a refusal, until then.
+   */
+  rest(seconds: number | undefined, reason: string): Promise<void>;
 }
 
 /** What a site reader found: the page's text as markdown, and which of the site's endpoints gave it. */

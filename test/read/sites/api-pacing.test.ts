@@ -12,6 +12,7 @@ function siteContext(store: MemoryStore): SiteContext {
     log: () => {},
     keys: {},
     reserveSlot: (key, interval, maxWait) => store.reserveSlot(key, interval, maxWait),
+    rest: async () => {},
   };
 }
 

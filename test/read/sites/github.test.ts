@@ -399,6 +399,28 @@ describe("github reader: limits and drift", () => {
     expect(site.retryAfter).toBeLessThanOrEqual(601);
   });
 
+  it("an answer that spent the last request still serves, and the reader rests until the reset", async () => {
+    const reset = Math.floor(Date.now() / 1000) + 900;
+    const spent = (reply: SimReply): SimReply => ({
+      ...reply,
+      headers: { ...reply.headers, "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) },
+    });
+    h.sim.route(API, "/repos/octocat/octo-tools", fixture("repo.json"));
+    h.sim.route(API, "/repos/octocat/octo-tools/readme", spent(fixture("readme.json")));
+    h.sim.route("github.com", "/octocat/hello-world", html(article("hello-world", PARAGRAPHS)));
+    const ctx = h.ctx();
+    const first = await read("https://github.com/octocat/octo-tools", { render: "never" }, ctx);
+    expect(first).toMatchObject({ status: "ok", source: "site" });
+    expect(first.markdown).toContain("## README.md");
+    const askedFirst = h.sim.requests.filter((r) => r.host === API).length;
+    const again = await read("https://github.com/octocat/hello-world", { render: "never" }, ctx);
+    expect(again).toMatchObject({ status: "ok", source: "extracted-html" });
+    expect(again.attempts[0]).toMatchObject({ provider: "site:github", status: "skipped" });
+    expect(again.attempts[0].error).toMatch(/^resting until .* \(rate limit spent\)$/);
+    expect(again.attempts[0].retryAfter).toBeGreaterThan(890);
+    expect(h.sim.requests.filter((r) => r.host === API)).toHaveLength(askedFirst);
+  });
+
   it("reads a rate limit from the headers alone: 429 and a secondary limit's retry-after count, a plain 403 does not", () => {
     const res = (status: number, headers: Record<string, string>) =>
       ({
