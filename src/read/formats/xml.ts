@@ -1,5 +1,5 @@
-import type { Document, Element } from "domhandler";
-import { isTag, isText } from "domhandler";
+import type { AnyNode, Document, Element } from "domhandler";
+import { isCDATA, isTag, isText } from "domhandler";
 import { parseDocument } from "../../core/html-parser.js";
 import { localName } from "./xml-elements.js";
 import type { CappedZip, ReadOptions, ZipFailure } from "./zip.js";
@@ -51,17 +51,16 @@ export function relationshipId(el: Element): string | undefined {
   return undefined;
 }
 
-/** The text of an element and its descendants, as written. */
+/** The text of an element and its descendants, as written; a CDATA section's text is text like any other. */
 export function textContent(root: Element | Document | undefined): string {
   if (!root) return "";
   let out = "";
-  const stack = [...root.children].reverse();
+  const stack: AnyNode[] = [...root.children].reverse();
   while (stack.length) {
-    const node = stack.pop();
-    if (isText(node as never)) out += (node as { data: string }).data;
-    else if (isTag(node as Element))
-      for (let i = (node as Element).children.length - 1; i >= 0; i--)
-        stack.push((node as Element).children[i]);
+    const node = stack.pop()!;
+    if (isText(node)) out += node.data;
+    else if (isTag(node) || isCDATA(node))
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
   }
   return out;
 }

@@ -69,6 +69,11 @@ describe("an office part: decoded by the parser", () => {
     expect(attr(el, "name")).toBe("R&D &amp;");
     expect(textContent(el)).toBe("Tides &amp; <moons> \u2014");
   });
+
+  it("takes a CDATA section's text as it is written", async () => {
+    const doc = await officePart("<t:p><t:r>a </t:r><t:r><![CDATA[x < y & z]]></t:r><t:r> b</t:r></t:p>");
+    expect(textContent(findElement(doc, "p"))).toBe("a x < y & z b");
+  });
 });
 
 describe("web XML: decoded once per field", () => {
