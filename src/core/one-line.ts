@@ -27,3 +27,12 @@ export function optionalLine(
   if (typeof value !== "string") return undefined;
   return oneLine(value, maxChars, scrub) || undefined;
 }
+
+/**
+ * What an exception says went wrong, for a log line or a failure's message: the first line of its message (a
+ * stack or a parser's excerpt follows it), made one line of `maxChars` at most.
+ */
+export function errorLine(err: unknown, maxChars = 200): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return oneLine(text.split("\n")[0] ?? "", maxChars);
+}

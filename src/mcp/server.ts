@@ -8,6 +8,7 @@ import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { ZodRawShape } from "zod";
 import { warnRenamedOption } from "../core/deprecation.js";
+import { errorLine } from "../core/one-line.js";
 import type { Mailbox } from "../session/mailbox.js";
 import { createSession } from "../session/session.js";
 import { CallLimit } from "../surface/call-limit.js";
@@ -196,7 +197,7 @@ function limited(name: string, handle: Handle, limit: CallLimit, options: McpSer
       return out ? toolResult(out) : errorResult("cancelled");
     } catch (err) {
       // The library reports failures as values; a throw is a bug. The model still gets one line it can act on.
-      const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
+      const message = errorLine(err);
       options.log?.(`mcp: ${name} threw: ${message}`);
       return errorResult(`${name} failed (error): ${message}`);
     } finally {

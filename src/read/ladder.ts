@@ -1,4 +1,5 @@
 import type { Deadline } from "../core/deadline.js";
+import { errorLine } from "../core/one-line.js";
 import type { Attempt, Failure } from "../core/status.js";
 import type { Net, NetResponse } from "../net/client.js";
 import { parseContentType } from "../net/decode.js";
@@ -279,8 +280,7 @@ async function siteRung(
     );
   } catch (err) {
     // A reader's bug is its own failure, not the read's: the page is read the generic way.
-    const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
-    ctx.log(`read: ${site.name} reader failed: ${message}`);
+    ctx.log(`read: ${site.name} reader failed: ${errorLine(err)}`);
     got = { ok: false, status: "error", code: "reader_failed", message: `${site.name} reader failed` };
   }
   if (!got.ok) {

@@ -1,6 +1,7 @@
 import type { Settings } from "../config/settings.js";
 import { callDeadline, withoutNumberDeadline } from "../core/call-budget.js";
 import type { Deadline } from "../core/deadline.js";
+import { errorLine } from "../core/one-line.js";
 import type { Attempt, Failure, Status } from "../core/status.js";
 import type { Net } from "../net/client.js";
 import type { VetResult } from "../net/vet-url.js";
@@ -165,7 +166,7 @@ export async function readThrough(
     outcome = await obtain(deadline, revalidate);
   } catch (err) {
     // The ladder returns failures as values; a throw here is a bug, reported as one rather than crashing a caller.
-    const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
+    const message = errorLine(err);
     ctx.log(`read: unexpected error for ${safeOrigin(url)}: ${message}`);
     outcome = {
       ok: false,

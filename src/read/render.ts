@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { Deadline } from "../core/deadline.js";
+import { errorLine } from "../core/one-line.js";
 import type { Failure } from "../core/status.js";
 import type { Net } from "../net/client.js";
 import {
@@ -224,7 +225,7 @@ async function settle(page: Page, traffic: GuardedTraffic, deadline: Deadline): 
 function renderFailure(err: unknown, deadline: Deadline): RenderFailure {
   if (deadline.expired())
     return { ok: false, status: "timeout", code: "timeout", message: "timeout while rendering the page" };
-  const message = err instanceof Error ? err.message.split("\n")[0].slice(0, 200) : String(err);
+  const message = errorLine(err);
   if (/executable|launch|spawn|ENOENT/i.test(message))
     return {
       ok: false,

@@ -1,3 +1,4 @@
+import { errorLine } from "../core/one-line.js";
 import type { Failure } from "../core/status.js";
 import type { AnswerResult } from "../ground/answer.js";
 import { failureEnvelope } from "../ground/envelope.js";
@@ -63,6 +64,5 @@ export const withdrawn: Failure = {
 export const badInput = (message: string): Failure => ({ status: "error", code: "bad_input", message });
 
 export function unexpected(err: unknown): Failure {
-  const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
-  return { status: "error", code: "internal", message: `the lookup failed: ${message}` };
+  return { status: "error", code: "internal", message: `the lookup failed: ${errorLine(err)}` };
 }

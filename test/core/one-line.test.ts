@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { oneLine, optionalLine } from "../../src/core/one-line.js";
+import { errorLine, oneLine, optionalLine } from "../../src/core/one-line.js";
 
 describe("oneLine", () => {
   it.each([
@@ -43,5 +43,18 @@ describe("optionalLine", () => {
   });
   it("gives the one line of a string", () => {
     expect(optionalLine(" a\nb ", 100)).toBe("a b");
+  });
+});
+
+describe("errorLine", () => {
+  it("gives an exception's first line, cut to fit, and anything thrown as text", () => {
+    expect(errorLine(new Error("bad token at 3:7\n    at parse (x.js:1)\n    at y"))).toBe(
+      "bad token at 3:7",
+    );
+    const long = errorLine(new Error(`unexpected ${"word ".repeat(60)}`), 40);
+    expect(long.length).toBeLessThanOrEqual(40);
+    expect(long).toMatch(/^unexpected word .*…$/);
+    expect(errorLine("plain\nsecond")).toBe("plain");
+    expect(errorLine(42)).toBe("42");
   });
 });

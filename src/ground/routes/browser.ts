@@ -1,4 +1,5 @@
 import type { Deadline } from "../../core/deadline.js";
+import { errorLine } from "../../core/one-line.js";
 import type { Attempt, Status } from "../../core/status.js";
 import type { Resolve } from "../../net/url-policy.js";
 import { vetUrl } from "../../net/vet-url.js";
@@ -188,5 +189,5 @@ async function readPage(tab: GuardedTab, hit: ProviderHit, deadline: Deadline): 
 }
 
 function brief(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).split("\n")[0].slice(0, 200);
+  return errorLine(err);
 }

@@ -1,4 +1,5 @@
 import type { Deadline } from "../../core/deadline.js";
+import { errorLine } from "../../core/one-line.js";
 import type { Attempt } from "../../core/status.js";
 import type { Provider, ProviderContext } from "../../search/provider.js";
 import { gemini } from "../../search/providers/gemini.js";
@@ -31,7 +32,7 @@ export async function geminiRoute(
   const outcome = await provider.search({ query, limit: SOURCES }, ctx, deadline).catch((err: unknown) => ({
     status: "error" as const,
     code: "internal",
-    message: `${provider.name} failed: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`,
+    message: `${provider.name} failed: ${errorLine(err)}`,
   }));
   const attempt = (status: Attempt["status"], extra: Partial<Attempt> = {}): Attempt => ({
     provider: provider.name,

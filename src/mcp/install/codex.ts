@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { parse, stringify } from "smol-toml";
+import { errorLine } from "../../core/one-line.js";
 import type { InstallChange, Launch } from "./launch.js";
 import { writeFileAtomic } from "./write-file.js";
 
@@ -125,7 +126,6 @@ function parseToml(text: string, file: string): Record<string, unknown> {
   try {
     return parse(text) as Record<string, unknown>;
   } catch (err) {
-    const reason = err instanceof Error ? err.message.split("\n")[0] : String(err);
-    throw new Error(`${file} is not valid TOML (${reason}); nothing was changed`);
+    throw new Error(`${file} is not valid TOML (${errorLine(err)}); nothing was changed`);
   }
 }

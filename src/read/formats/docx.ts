@@ -1,5 +1,5 @@
+import { errorLine } from "../../core/one-line.js";
 import type { DocumentBody } from "./documents.js";
-import { failureReason } from "./format-reader.js";
 import { coreProperties, mainPart } from "./ooxml.js";
 import { readText } from "./xml.js";
 import type { CappedZip, ZipFailure } from "./zip.js";
@@ -54,7 +54,7 @@ export async function docxBody(zip: CappedZip): Promise<DocumentBody | ZipFailur
     html = converted.value.replace(/<a href="#(?:footnote|endnote|comment)-ref-[^"]*">↑<\/a>/g, "");
   } catch (err) {
     if (err instanceof PartRefused) return err.failure;
-    const reason = failureReason(err);
+    const reason = errorLine(err, 160);
     return {
       ok: false,
       status: "error",

@@ -1,10 +1,10 @@
 import type { Deadline } from "../../core/deadline.js";
-import { oneLine } from "../../core/one-line.js";
+import { errorLine, oneLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
 import { decodeText, knownEncoding } from "../../net/decode.js";
 import { INLINE_BELOW_CHARS, runOnPool } from "../page-pool.js";
 import type { Feed, FeedItem } from "./feed-parse.js";
-import { type FormatReader, type FormatText, failureReason } from "./format-reader.js";
+import type { FormatReader, FormatText } from "./format-reader.js";
 
 /** Items shown; the rest are counted in a closing note. */
 export const MAX_FEED_ITEMS = 50;
@@ -52,7 +52,7 @@ export async function feedToMarkdownHere(
   try {
     parsed = parseFeed(feedText(bytes, charset), url, MAX_FEED_ITEMS);
   } catch (err) {
-    const reason = failureReason(err);
+    const reason = errorLine(err, 160);
     return { ok: false, status: "error", code: "feed", message: `could not read the feed: ${reason}` };
   }
   if (!parsed.ok)

@@ -39,8 +39,3 @@ export interface FormatText {
 }
 
 export type FormatOutcome = FormatText | ({ ok: false } & Failure);
-
-/** What a parser's exception says went wrong, fit for a failure's message: the first line of it, short. */
-export function failureReason(err: unknown): string {
-  return err instanceof Error ? err.message.split("\n")[0].slice(0, 160) : String(err);
-}

@@ -1,5 +1,6 @@
 import zlib from "node:zlib";
 import type { Deadline } from "../../core/deadline.js";
+import { errorLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
 import { runOnPool } from "../page-pool.js";
 import type { FormatReader } from "./format-reader.js";
@@ -117,8 +118,12 @@ export async function pdfToTextHere(bytes: Uint8Array, limits: PdfLimits): Promi
   } catch (err) {
     if (limits.deadline.expired())
       return { ok: false, status: "timeout", code: "timeout", message: "timeout while parsing the PDF" };
-    const reason = err instanceof Error ? err.message.split("\n")[0].slice(0, 160) : String(err);
-    return { ok: false, status: "error", code: "pdf", message: `could not read the PDF: ${reason}` };
+    return {
+      ok: false,
+      status: "error",
+      code: "pdf",
+      message: `could not read the PDF: ${errorLine(err, 160)}`,
+    };
   } finally {
     void doc?.destroy().catch(() => {});
   }

@@ -1,8 +1,8 @@
 import type { Readable } from "node:stream";
 import type { Entry, ZipFile } from "yauzl";
 import type { Deadline } from "../../core/deadline.js";
+import { errorLine } from "../../core/one-line.js";
 import type { Failure } from "../../core/status.js";
-import { failureReason } from "./format-reader.js";
 
 /**
  * The one way websift opens an archive (office documents, e-books). Every limit is measured on the bytes
@@ -182,7 +182,7 @@ function timeout(): ZipFailure {
 }
 
 function corrupt(err: unknown): ZipFailure {
-  const reason = failureReason(err);
+  const reason = errorLine(err, 160);
   return {
     ok: false,
     status: "error",
