@@ -102,8 +102,9 @@ function extract(
   // A shop's sections about other products and buyers' reviews follow the product's own.
   const own = kind === "product" ? dropOffProductSections(rendered.blocks) : rendered.blocks;
   const trimmed = trimLeadingStubs(trimTrailingStubs(own));
-  // A section a shop carries twice (for narrow and wide screens) is read once.
-  const blocks = kind === "product" ? dropRepeatedBlocks(trimmed) : trimmed;
+  // A section a shop or a blog template carries twice (for narrow and wide screens) is read once. Not on other
+  // kinds: documentation repeats a parameter's description under each signature, and its references keep both.
+  const blocks = kind === "product" || kind === "article" ? dropRepeatedBlocks(trimmed) : trimmed;
   if (blocks.length === rendered.blocks.length) return rendered;
   // The links of the dropped lines go with them ("Jetzt teilen", "Zurück zu allen Meldungen").
   const kept = new Map<number, number>();
