@@ -1,5 +1,6 @@
 import { isFalseCondition } from "./builder-conditions.js";
 import type { Element } from "./dom.js";
+import { isFadingIn } from "./fade-in.js";
 import { isInertBackground } from "./inert-background.js";
 
 // Inline-style tricks that keep text in the DOM but off the screen: a favourite
@@ -21,7 +22,7 @@ export function isHidden(el: Element): boolean {
   if (a.popover !== undefined) return true;
   if (a["aria-hidden"]?.trim().toLowerCase() === "true" && !isInertBackground(el)) return true;
   if (el.name === "input" && a.type?.toLowerCase() === "hidden") return true;
-  if (a.style && HIDING_STYLE.test(a.style)) return true;
+  if (a.style && HIDING_STYLE.test(a.style) && !isFadingIn(el)) return true;
   if (a.class && SCREEN_READER_ONLY.test(a.class)) return true;
   return isFalseCondition(el);
 }

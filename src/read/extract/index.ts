@@ -20,6 +20,7 @@ import { proselessItems } from "./proseless-items.js";
 import { pruneContent } from "./prune.js";
 import { dropRepeatedBlocks } from "./repeated-blocks.js";
 import { dropRepeatedQuotes } from "./repeated-quotes.js";
+import { dropRepeatedRuns } from "./repeated-runs.js";
 import { dropReplySubjects } from "./reply-subjects.js";
 import { revealServerView } from "./server-view.js";
 import { SETTINGS } from "./settings.js";
@@ -102,8 +103,15 @@ function extract(
   // A shop's sections about other products and buyers' reviews follow the product's own.
   const own = kind === "product" ? dropOffProductSections(rendered.blocks) : rendered.blocks;
   const trimmed = trimLeadingStubs(trimTrailingStubs(own));
-  // A section a shop carries twice (for narrow and wide screens) is read once.
-  const blocks = kind === "product" ? dropRepeatedBlocks(trimmed) : trimmed;
+  // A section a shop or a blog template carries twice (for narrow and wide screens) is read once; on a page of no
+  // declared kind only a run of blocks said again in order is, since documentation repeats single blocks
+  // (a parameter's description under each signature) and its references keep both.
+  const blocks =
+    kind === "product" || kind === "article"
+      ? dropRepeatedBlocks(trimmed)
+      : kind === "unknown"
+        ? dropRepeatedRuns(trimmed)
+        : trimmed;
   if (blocks.length === rendered.blocks.length) return rendered;
   // The links of the dropped lines go with them ("Jetzt teilen", "Zurück zu allen Meldungen").
   const kept = new Map<number, number>();
