@@ -1,5 +1,6 @@
 import { dropBoilerplateText } from "./boilerplate-text.js";
 import { cleanTree } from "./clean.js";
+import { dropConsentDialogs } from "./consent-dialogs.js";
 import { limitDepth } from "./depth-limit.js";
 import type { Document, Element } from "./dom.js";
 import { findFirst, isAncestor, isTag, parseHtml } from "./dom.js";
@@ -65,6 +66,7 @@ export async function extractMarkdown(html: string, url: string): Promise<Extrac
     limitDepth(again);
     if (streamed) placeStreamedContent(again);
     revealServerView(again);
+    dropConsentDialogs(again);
     const loose = extract(again, "loose", declaredTitle, kind);
     if (loose.markdown.length > best.markdown.length * SETTINGS.looseOverPrimary) best = loose;
   }
