@@ -22,6 +22,7 @@ import { pruneContent } from "./prune.js";
 import { dropRepeatedBlocks } from "./repeated-blocks.js";
 import { dropRepeatedQuotes } from "./repeated-quotes.js";
 import { dropReplySubjects } from "./reply-subjects.js";
+import { dropReviewBlocks } from "./review-blocks.js";
 import { revealServerView } from "./server-view.js";
 import { SETTINGS } from "./settings.js";
 import { dropSignatures } from "./signatures.js";
@@ -80,6 +81,7 @@ function extract(
   kind: PageKind,
 ): Rendered {
   cleanTree(doc, mode, kind === "forum");
+  if (kind === "product") dropReviewBlocks(doc);
   if (kind === "forum") {
     dropPosterStats(doc);
     dropSignatures(doc);

@@ -1,0 +1,25 @@
+import type { Document, Element } from "./dom.js";
+import { findFirst, removeNodes, walkElements } from "./dom.js";
+
+// Buyers' reviews on a product page are what others said about it, not the product: the references leave them
+// out. A reviews section often has no heading a pattern could name (the reviews start right under a star
+// chart), but shops and review widgets name its wrapper for what it is ("product-reviews", "review-card").
+
+const REVIEW_BLOCK =
+  /^(?:(?:product|customer|user|buyer)[-_])?reviews?(?:[-_](?:list|section|container|wrapper|widget|card|item|body|content))?$/i;
+
+function namesReviews(el: Element): boolean {
+  const tokens = `${el.attribs.class ?? ""} ${el.attribs.id ?? ""}`.split(/\s+/);
+  return tokens.some((t) => REVIEW_BLOCK.test(t));
+}
+
+/** Removes the blocks named for buyers' reviews, save one holding the page's headline. */
+export function dropReviewBlocks(doc: Document): void {
+  const doomed: Element[] = [];
+  walkElements(doc, (el) => {
+    if (!namesReviews(el)) return true;
+    if (!findFirst(el, (d) => d.name === "h1")) doomed.push(el);
+    return false;
+  });
+  removeNodes(doomed);
+}
