@@ -25,6 +25,12 @@ describe("product pages: buyers' reviews without a heading", () => {
     expect(markdown).not.toContain("audiobooks");
   });
 
+  it("keeps a testimonial named as one review card, not as a reviews section", async () => {
+    const cards = [1, 2, 3].map((n) => `<div class="review-card"><p>${REVIEW} (${n})</p></div>`).join("");
+    const { markdown } = await extractMarkdown(page(cards), "https://example.org/products/sm7db");
+    expect(markdown).toContain("audiobooks");
+  });
+
   it("keeps a block so named that holds the page's headline", async () => {
     const { markdown } = await extractMarkdown(
       '<!doctype html><html><head><title>Shop</title></head><body><main><div class="reviews">' +
