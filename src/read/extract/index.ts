@@ -1,5 +1,6 @@
 import { dropBoilerplateText } from "./boilerplate-text.js";
 import { cleanTree } from "./clean.js";
+import { dropConsentDialogs } from "./consent-dialogs.js";
 import { limitDepth } from "./depth-limit.js";
 import type { Document, Element } from "./dom.js";
 import { findFirst, isAncestor, isTag, parseHtml } from "./dom.js";
@@ -22,6 +23,7 @@ import { dropRepeatedBlocks } from "./repeated-blocks.js";
 import { dropRepeatedQuotes } from "./repeated-quotes.js";
 import { dropRepeatedRuns } from "./repeated-runs.js";
 import { dropReplySubjects } from "./reply-subjects.js";
+import { dropReviewBlocks } from "./review-blocks.js";
 import { revealServerView } from "./server-view.js";
 import { SETTINGS } from "./settings.js";
 import { dropSignatures } from "./signatures.js";
@@ -66,6 +68,7 @@ export async function extractMarkdown(html: string, url: string): Promise<Extrac
     limitDepth(again);
     if (streamed) placeStreamedContent(again);
     revealServerView(again);
+    dropConsentDialogs(again);
     const loose = extract(again, "loose", declaredTitle, kind);
     if (loose.markdown.length > best.markdown.length * SETTINGS.looseOverPrimary) best = loose;
   }
@@ -79,6 +82,7 @@ function extract(
   kind: PageKind,
 ): Rendered {
   cleanTree(doc, mode, kind === "forum");
+  if (kind === "product") dropReviewBlocks(doc);
   if (kind === "forum") {
     dropPosterStats(doc);
     dropSignatures(doc);

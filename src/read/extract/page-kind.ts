@@ -1,5 +1,5 @@
 import type { Document, Element } from "./dom.js";
-import { textContent, walkElements } from "./dom.js";
+import { findFirst, isTag, textContent, walkElements } from "./dom.js";
 
 /** What a page says it is, which decides how its content is taken (an article's prose, a listing's items). */
 export type PageKind = "article" | "forum" | "product" | "listing" | "docs" | "unknown";
@@ -77,6 +77,16 @@ function schemaTypes(doc: Document): string[] {
 }
 
 /**
+ * A page whose headline is inside a Product's microdata is that product's page: the other Products it declares
+ * are the shop's recommendations (Salesforce Commerce Cloud marks up each "you may also like" card).
+ */
+function headlineInProduct(doc: Document): boolean {
+  for (let at = findFirst(doc, (el) => el.name === "h1")?.parent; at && isTag(at); at = at.parent)
+    if (at.attribs.itemscope !== undefined && /\/Product$/.test(at.attribs.itemtype ?? "")) return true;
+  return false;
+}
+
+/**
  * The page's kind from what it says about itself: schema.org types first (the publisher's word), then
  * Open Graph's product type, a documentation generator's name, a platform's listing template, Open Graph's
  * article type (a listing's or a thread's address outranks it), then the URL's shape and a documentation host.
@@ -87,7 +97,8 @@ export function pageKind(doc: Document, url: string): PageKind {
   // Several products declared on one page are the items of a listing (a category page's ItemList), unless
   // the page says it is one product: a ProductGroup's variants (sizes, colours) are Products too.
   const oneProduct = types.some((t) => t === "ProductGroup" || OG_PRODUCT.test(t));
-  if (!oneProduct && types.filter((t) => t === "Product").length >= 3) return "listing";
+  if (!oneProduct && types.filter((t) => t === "Product").length >= 3 && !headlineInProduct(doc))
+    return "listing";
   for (const [pattern, kind] of SCHEMA_KINDS) if (types.some((t) => pattern.test(t))) return kind;
   if (types.some((t) => OG_PRODUCT.test(t))) return "product";
   if (types.includes("generator:docs")) return "docs";
