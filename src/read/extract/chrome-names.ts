@@ -36,7 +36,7 @@ export function isMediaPlayer(el: Element): boolean {
   return !!el.attribs.class && MEDIA_PLAYER.test(el.attribs.class);
 }
 
-const MODIFIER = /(?:^|\s)(?:no|has|with|without|hide|show)[-_]\S*/gi;
+const MODIFIER = /(?:^|\s|(?<=\w)[-_])(?:no|has|with|without|hide|show)[-_]\S*/gi;
 // A utility class with an arbitrary selector (Tailwind's "[html.sidebar-filled_&]:bg-tint") names the page around
 // the element, not the element: GitBook draws every code block with "[html.theme-bold.sidebar-filled_&]:bg-tint-base".
 // The part before the "&" takes no "&" itself, so a hostile "[&&&&…" token is one pass, not a quadratic search.
@@ -61,7 +61,8 @@ function nameOf(el: Element): string | undefined {
   const cls = el.attribs.class;
   const id = isHeadingAnchor(el) ? undefined : el.attribs.id;
   if (!cls && !id) return undefined;
-  // A layout modifier ("no-sidebar", "has-comments", "without-share") describes the page around, not the element.
+  // A layout modifier ("no-sidebar", "has-comments", "without-share"), alone or ending a name (WordPress's
+  // "section-with-header", a section that has a heading), describes the page around, not the element.
   return `${cls?.replace(ARBITRARY_SELECTOR, " ") ?? ""} ${id ?? ""}`.replace(MODIFIER, " ");
 }
 

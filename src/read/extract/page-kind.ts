@@ -51,6 +51,16 @@ const LISTING_OVER_OG_ARTICLE =
 const LISTING_TEMPLATE =
   /^(?:archive|template-collection|template-search|catalog-category-view|page-products|page-category|product-listing-page)$/;
 
+// A section's front by its address: the path ends at the section's name ("/news", "/blog/", "/jobs",
+// "/sections/science/"), where its stories are listed; a story's address goes on to a name of its own. It
+// outranks Open Graph's `article`, which CMSs write on the section's front too.
+const SECTION_FRONT =
+  /\/(?:news|blog|articles|stories|recipes|reviews|latest|archives?|events|jobs|podcasts|videos|sections?\/[^/]+)\/?$/i;
+
+// A title that says the page is a list ("List of programming languages - Wikipedia"). It outranks a schema.org
+// `Article`, which wikis declare on every page.
+const LIST_TITLE = /^\s*lists? of\b/i;
+
 function schemaTypes(doc: Document): string[] {
   const types: string[] = [];
   walkElements(doc, (el: Element) => {
@@ -71,11 +81,14 @@ function schemaTypes(doc: Document): string[] {
       types.push("generator:docs");
     if (el.name === "body" && (el.attribs.class ?? "").split(/\s+/).some((t) => LISTING_TEMPLATE.test(t)))
       types.push("template:listing");
-    return true;
+    if (el.name === "title" && LIST_TITLE.test(textContent(el))) types.push("title:list");
+    // A drawing's titles name its shapes, not the page.
+    return el.name !== "svg";
   });
   return types;
 }
 
+/**
 /**
  * A page whose headline is inside a Product's microdata is that product's page: the other Products it declares
  * are the shop's recommendations (Salesforce Commerce Cloud marks up each "you may also like" card).
@@ -87,9 +100,10 @@ function headlineInProduct(doc: Document): boolean {
 }
 
 /**
- * The page's kind from what it says about itself: schema.org types first (the publisher's word), then
- * Open Graph's product type, a documentation generator's name, a platform's listing template, Open Graph's
- * article type (a listing's or a thread's address outranks it), then the URL's shape and a documentation host.
+ * The page's kind from what it says about itself: a title that says it is a list, schema.org types (the
+ * publisher's word), then Open Graph's product type, a documentation generator's name, a platform's listing
+ * template, a section front's address, Open Graph's article type (a listing's or a thread's address outranks
+ * it), then the URL's shape and a documentation host.
  * Structure (repeated items, post markup) is judged where the content is chosen.
  */
 export function pageKind(doc: Document, url: string): PageKind {
@@ -99,20 +113,24 @@ export function pageKind(doc: Document, url: string): PageKind {
   const oneProduct = types.some((t) => t === "ProductGroup" || OG_PRODUCT.test(t));
   if (!oneProduct && types.filter((t) => t === "Product").length >= 3 && !headlineInProduct(doc))
     return "listing";
+  if (types.includes("title:list")) return "listing";
   for (const [pattern, kind] of SCHEMA_KINDS) if (types.some((t) => pattern.test(t))) return kind;
   if (types.some((t) => OG_PRODUCT.test(t))) return "product";
   if (types.includes("generator:docs")) return "docs";
   if (types.includes("template:listing")) return "listing";
   const ogArticle = types.includes("og:article");
   let path = "";
+  let pathname = "";
   let host = "";
   try {
     const u = new URL(url);
+    pathname = u.pathname;
     path = u.pathname + u.search;
     host = u.hostname;
   } catch {
     return ogArticle ? "article" : "unknown";
   }
+  if (SECTION_FRONT.test(pathname)) return "listing";
   if (ogArticle)
     return LISTING_OVER_OG_ARTICLE.test(path) ? "listing" : THREAD_PATH.test(path) ? "forum" : "article";
   for (const [pattern, kind] of URL_KINDS) if (pattern.test(path)) return kind;

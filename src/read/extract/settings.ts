@@ -118,6 +118,11 @@ export const SETTINGS = {
    */
   listUndeclaredBesideShare: 0.8,
   /**
+   * …unless what stands beside the run is this many times smaller than it and carries no date or byline: a
+   * welcome line or a heading over a home page's grid, not an article beside a feed.
+   */
+  listUndeclaredMinorBeside: 10,
+  /**
    * …and that content holds less running prose than this (about two paragraphs of long, unlinked
    * sentences): a page with an article of its own is an article.
    */

@@ -35,7 +35,8 @@ function holdsPostMark(roots: Element[]): boolean {
  * by its prose is not a post of its own. A post is told by what it is, not only by the size of what stands
  * beside it: content that is one of the run's alike blocks (a post among its wrappers' siblings) is the
  * page; content beside the run that carries a date or a byline, or running prose, is an article beside a
- * feed or an archive list; and beside such content the items must be nearly the whole page.
+ * feed or an archive list; and beside such content the items must be nearly the whole page, unless it is a
+ * small part of them (a welcome line over a home page's grid).
  */
 export function isUndeclaredListing(
   run: ItemRun,
@@ -48,7 +49,11 @@ export function isUndeclaredListing(
   if (chosen.some((el) => isAncestor(run.parent, el))) return false;
   const beside = chosen.filter((el) => el !== run.parent && !isAncestor(el, run.parent));
   if (!beside.length) return true;
-  if (share < SETTINGS.listUndeclaredBesideShare || holdsPostMark(beside)) return false;
+  if (holdsPostMark(beside)) return false;
+  let besideChars = 0;
+  for (const el of beside) besideChars += stats.of(el).chars;
+  if (besideChars * SETTINGS.listUndeclaredMinorBeside < run.chars) return true;
+  if (share < SETTINGS.listUndeclaredBesideShare) return false;
   const prose = runningProse(root, stats);
   let besideProse = 0;
   for (const el of beside) besideProse += prose.get(el) ?? 0;

@@ -23,4 +23,24 @@ describe("extractMarkdown: what a class list names", () => {
     const { markdown } = await extractMarkdown(html, "https://guide.example.io/book");
     expect(markdown).not.toContain("SIDEBAR-TEXT");
   });
+
+  it("reads a modifier inside a class name as the page's layout, not the element (WordPress's section-with-header)", async () => {
+    const section = (title: string) =>
+      `<div class="wp-block-group section-with-header"><h2>${title}</h2><p>${PROSE}</p></div>`;
+    const html =
+      `<html><body><main><h1>The blog</h1><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p>` +
+      `${section("Latest from the blog")}${section("Engineering notes")}` +
+      `${section("Product updates")}</main></body></html>`;
+    const { markdown } = await extractMarkdown(html, "https://blog.example.com/");
+    expect(markdown).toContain("Engineering notes");
+    expect(markdown).toContain("Product updates");
+  });
+
+  it("still reads a class that names a page header, whatever it is with", async () => {
+    const html =
+      `<html><body><div class="site-header-with-search">HEADER-TEXT</div><main><h1>Guide</h1><p>${PROSE}</p>` +
+      `<p>${PROSE}</p></main></body></html>`;
+    const { markdown } = await extractMarkdown(html, "https://guide.example.io/book");
+    expect(markdown).not.toContain("HEADER-TEXT");
+  });
 });

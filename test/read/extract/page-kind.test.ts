@@ -101,4 +101,22 @@ describe("pageKind: what a page says it is", () => {
     expect(pageKind(page(""), "https://docs.python.org/3/tutorial/datastructures.html")).toBe("docs");
     expect(pageKind(page(""), "https://developer.android.com/get-started/overview")).toBe("docs");
   });
+
+  it("takes a page titled as a list for a listing, over a wiki's schema.org Article", () => {
+    const wiki = page(
+      `<title>List of programming languages - Wikipedia</title>${ld({ "@type": "Article" })}`,
+    );
+    expect(pageKind(wiki, "https://en.wikipedia.org/wiki/List_of_programming_languages")).toBe("listing");
+    const drawing = page(ld({ "@type": "Article" }), "<svg><title>List of shapes</title></svg><p>Hi</p>");
+    expect(pageKind(drawing, "https://example.org/x")).toBe("article");
+  });
+
+  it("takes an address ending at a section's name for the section's front, over Open Graph's article", () => {
+    const og = '<meta property="og:type" content="article">';
+    expect(pageKind(page(og), "https://www.example.com/news")).toBe("listing");
+    expect(pageKind(page(og), "https://www.example.org/sections/science/")).toBe("listing");
+    expect(pageKind(page(""), "https://news.example.com/jobs")).toBe("listing");
+    expect(pageKind(page(og), "https://www.example.com/news/2026/storm-hits-coast")).toBe("article");
+    expect(pageKind(page(og), "https://www.example.com/blog/how-we-rebuilt-search")).toBe("article");
+  });
 });

@@ -93,4 +93,23 @@ ${cards.join("\n")}</div>`);
     expect(markdown).toContain("Cyclists keep their free places on the car deck");
     expect(markdown).not.toContain("Council votes on the 7th ring road plan after");
   });
+
+  it("a welcome line over a home page's grid, a tenth of it, is the grid's heading, not a post beside it", async () => {
+    const cards: string[] = [];
+    for (let i = 1; i <= 20; i++)
+      cards.push(
+        `<div class="card"><a href="/stones/${i}"><b>Whetstone number ${i}</b> ` +
+          `<span>A ${1000 + i * 200} grit stone, soaked ten minutes.</span></a></div>`,
+      );
+    const families = Array.from(
+      { length: 14 },
+      (_, i) => `<li><a href="/grit/${i}">Grit family ${i} stones</a></li>`,
+    );
+    const html =
+      page(`<div class="welcome"><p>Welcome to the stones shop, where every stone is tried before it is sold, pick a grit.</p></div>
+<div class="grid">${cards.join("")}</div><ul class="families">${families.join("")}</ul>`);
+    const { markdown } = await extractMarkdown(html, "https://stones.example.com/");
+    expect(markdown).toContain("Whetstone number 7");
+    expect(markdown).toContain("A 3400 grit stone");
+  });
 });
