@@ -1,5 +1,6 @@
 import type { Element } from "./dom.js";
 import { isTag, walkElements } from "./dom.js";
+import { isPricedRun } from "./priced-items.js";
 import { SETTINGS } from "./settings.js";
 import type { TextStatsIndex } from "./text-stats.js";
 
@@ -13,6 +14,8 @@ export interface ItemRun {
    * top bar, search overlay and content wrapper) are grouped by tag alone and are layout, not items.
    */
   named: boolean;
+  /** Most items carry a price: a shop's grid (`isPricedRun`). */
+  priced: boolean;
 }
 
 function classTokens(el: Element): string[] {
@@ -73,14 +76,20 @@ export function itemRuns(root: Element, stats: TextStatsIndex): ItemRun[] {
       if (items.length < SETTINGS.listMinItems) continue;
       let chars = 0;
       for (const it of items) chars += stats.of(it).chars;
-      // A menu is a run of bare links; items have words besides their link (a summary, a price).
+      // A menu is a run of bare links; items have words besides their link (a summary), or a price, which a
+      // shop's card may hold inside its one link with the product's name.
       let linkChars = 0;
       for (const it of items) linkChars += stats.of(it).linkChars;
-      if (linkChars > chars * SETTINGS.listMaxLinkShare && chars < items.length * SETTINGS.listBareItemChars)
+      const priced = isPricedRun(items, stats);
+      if (
+        linkChars > chars * SETTINGS.listMaxLinkShare &&
+        chars < items.length * SETTINGS.listBareItemChars &&
+        !priced
+      )
         continue;
       const sharesName = keys.get(items[0]!)!.length > items[0]!.name.length + 1;
       const named = sharesName || items.every((it) => !classTokens(it).length);
-      runs.push({ parent: el, items, chars, named });
+      runs.push({ parent: el, items, chars, named, priced });
     }
     return true;
   });
