@@ -86,3 +86,30 @@ describe("a priced run", () => {
     expect(run(`<li><a href="/p">Radeon</a> from $459 to $799, see all</li>`.repeat(4))).toBe(false);
   });
 });
+
+describe("a value drawn for the eye and said again for screen readers", () => {
+  it("keeps the drawn sale prices that WooCommerce hides from screen readers beside their spoken copy", async () => {
+    const card = (i: number) =>
+      `<li class="product"><h2><a href="/p/${i}">Gear Bag ${i}</a></h2><span class="price">` +
+      `<del aria-hidden="true"><span class="amount">$${30 + i}.00</span></del> ` +
+      `<span class="screen-reader-text">Original price was: $${30 + i}.00.</span>` +
+      `<ins aria-hidden="true"><span class="amount">$${20 + i}.50</span></ins>` +
+      `<span class="screen-reader-text">Current price is: $${20 + i}.50.</span></span></li>`;
+    const grid = Array.from({ length: 8 }, (_, i) => card(i)).join("");
+    const html = page(`<main><h1>Outdoor gear</h1><ul class="products">${grid}</ul></main>`);
+    const { markdown } = await extractMarkdown(
+      html,
+      "https://bush.example.com/product-category/outdoor-gear/",
+    );
+    expect(markdown).toContain("$35.00");
+    expect(markdown).toContain("$25.50");
+  });
+
+  it("still drops an aria-hidden block with no screen-reader copy beside it", async () => {
+    const html = page(
+      `<main>${GUIDE}<p aria-hidden="true">SECRET-INSTRUCTION</p><p>Sizes run true.</p></main>`,
+    );
+    const { markdown } = await extractMarkdown(html, "https://tux.example.com/about-shoes");
+    expect(markdown).not.toContain("SECRET-INSTRUCTION");
+  });
+});
