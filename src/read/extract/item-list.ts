@@ -27,7 +27,7 @@ function classTokens(el: Element): string[] {
  * that most of its parent's children of that tag carry. A name that only some carry marks a state or a
  * position, not another kind: striped rows ("odd", "bg-slate-50"), "first", "active", "is-sold-out".
  */
-function itemKeys(children: Element[]): Map<Element, string> {
+export function itemKeys(children: Element[]): Map<Element, string> {
   const perTag = new Map<string, Map<string, number>>();
   const tagCount = new Map<string, number>();
   for (const c of children) {

@@ -113,3 +113,22 @@ describe("a value drawn for the eye and said again for screen readers", () => {
     expect(markdown).not.toContain("SECRET-INSTRUCTION");
   });
 });
+
+describe("a card's parts in a grid whose cards name their own categories", () => {
+  it("keeps each card's caption although each card's class list differs by the product's categories", async () => {
+    const cats = ["on-sale", "cooking", "storage", "travel"];
+    const card = (i: number) =>
+      `<li class="product type-product status-publish product_cat-${cats[i % 4]} product_tag-${cats[(i + 1) % 4]}">` +
+      `<a href="/p/${i}"><img src="/i/${i}.jpg" alt=""></a><span class="onsale">-30%</span><div class="product-caption">` +
+      `<h3><a href="/p/${i}">Cutlery Roll ${i}</a></h3><div class="short-description">A canvas roll for the camp kitchen…</div>` +
+      `<span class="price">$${40 + i}.00</span></div></li>`;
+    const grid = Array.from({ length: 8 }, (_, i) => card(i)).join("");
+    const html = page(`<main><h1>Outdoor gear</h1>${GUIDE}<ul class="products">${grid}</ul></main>`);
+    const { markdown } = await extractMarkdown(
+      html,
+      "https://bush.example.com/product-category/outdoor-gear/",
+    );
+    for (let i = 0; i < 8; i++) expect(markdown).toContain(`Cutlery Roll ${i}`);
+    expect(markdown).toContain("$47.00");
+  });
+});
