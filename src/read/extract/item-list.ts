@@ -49,13 +49,20 @@ export function itemKeys(children: Element[]): Map<Element, string> {
   return keys;
 }
 
+// The runs found under a root, per text index: the content's choice asks for them more than once (the largest run,
+// the largest priced one, the runs inside the chosen content), and the index's counts hold only for the tree it read.
+const found = new WeakMap<TextStatsIndex, { root: Element; runs: ItemRun[] }>();
+
 /**
  * The page's runs of items built alike (same tag and class names), each linked and short: the products of
  * a category page, the stories of a section front, the results of a search. Linear: every element's children
  * are grouped once.
  */
 export function itemRuns(root: Element, stats: TextStatsIndex): ItemRun[] {
+  const known = found.get(stats);
+  if (known?.root === root) return known.runs;
   const runs: ItemRun[] = [];
+  found.set(stats, { root, runs });
   walkElements(root, (el) => {
     if (el.children.length < SETTINGS.listMinItems) return true;
     const groups = new Map<string, Element[]>();
