@@ -13,6 +13,7 @@ import {
   walkElements,
 } from "./dom.js";
 import { isHidden, isHiddenForGood } from "./hidden.js";
+import { itemKeys } from "./item-list.js";
 import { runningProse } from "./running-prose.js";
 import { SETTINGS } from "./settings.js";
 import { TextStatsIndex } from "./text-stats.js";
@@ -248,6 +249,7 @@ class ItemParts {
   // Per grid (the cards' parent): how many cards of a kind hold a part of a name at a depth.
   private readonly seen = new Map<ParentNode, Map<string, number>>();
   private readonly alike = new Map<ParentNode, Map<string, number>>();
+  private readonly keys = new Map<ParentNode, Map<Element, string>>();
 
   constructor(private readonly stats: TextStatsIndex) {}
 
@@ -275,17 +277,32 @@ class ItemParts {
     return false;
   }
 
+  /**
+   * Each card's kind: its tag and the class names most of its same-tag siblings carry, not the ones naming the
+   * product's own categories and states (WooCommerce's `product_cat-on-sale`, `instock`, `sale`).
+   */
+  private cardKey(grid: ParentNode, card: Element): string {
+    let keys = this.keys.get(grid);
+    if (!keys) {
+      keys = itemKeys(grid.children.filter(isTag));
+      this.keys.set(grid, keys);
+    }
+    return keys.get(card) ?? "";
+  }
+
   /** How many children of the grid are built like the card (tag and class) and hold a link. */
   private alikeCount(grid: ParentNode, card: Element): number {
     let counts = this.alike.get(grid);
     if (!counts) {
       counts = new Map();
       for (const c of grid.children)
-        if (isTag(c) && findFirst(c, (d) => d.name === "a", 200))
-          counts.set(cardKey(c), (counts.get(cardKey(c)) ?? 0) + 1);
+        if (isTag(c) && findFirst(c, (d) => d.name === "a", 200)) {
+          const key = this.cardKey(grid, c);
+          counts.set(key, (counts.get(key) ?? 0) + 1);
+        }
       this.alike.set(grid, counts);
     }
-    return counts.get(cardKey(card)) ?? 0;
+    return counts.get(this.cardKey(grid, card)) ?? 0;
   }
 
   private cardsWith(grid: ParentNode, name: string, level: number, card: Element): number {
@@ -294,13 +311,13 @@ class ItemParts {
       byName = new Map();
       this.seen.set(grid, byName);
     }
-    const ck = cardKey(card);
+    const ck = this.cardKey(grid, card);
     const key = `${level}|${name}|${ck}`;
     let count = byName.get(key);
     if (count === undefined) {
       count = 0;
       for (const c of grid.children)
-        if (isTag(c) && cardKey(c) === ck && holdsNamedAt(c, name, level)) count++;
+        if (isTag(c) && this.cardKey(grid, c) === ck && holdsNamedAt(c, name, level)) count++;
       byName.set(key, count);
     }
     return count;
@@ -317,10 +334,6 @@ function isRatingFigure(el: Element): boolean {
   if (!RATING_NAME.test(el.attribs.class ?? "")) return false;
   const text = collapseWhitespace(textContent(el));
   return text.length <= 200 && RATING_FIGURE.test(text);
-}
-
-function cardKey(el: Element): string {
-  return `${el.name}.${(el.attribs.class ?? "").replace(/\S*\d\S*/g, "").trim()}`;
 }
 
 /** Whether an element `level` levels below the card carries the class name. */

@@ -2,6 +2,7 @@ import { isFalseCondition } from "./builder-conditions.js";
 import type { Element } from "./dom.js";
 import { isFadingIn } from "./fade-in.js";
 import { isInertBackground } from "./inert-background.js";
+import { hasScreenReaderTwin } from "./screen-reader-twin.js";
 
 // Inline-style tricks that keep text in the DOM but off the screen: a favourite
 // place for prompt injections aimed at agents that read raw page text.
@@ -20,7 +21,8 @@ export function isHidden(el: Element): boolean {
   if (a.hidden !== undefined) return true;
   // A popover (a tooltip, an "install the app" card) is not rendered until it is opened.
   if (a.popover !== undefined) return true;
-  if (a["aria-hidden"]?.trim().toLowerCase() === "true" && !isInertBackground(el)) return true;
+  if (a["aria-hidden"]?.trim().toLowerCase() === "true" && !isInertBackground(el) && !hasScreenReaderTwin(el))
+    return true;
   if (el.name === "input" && a.type?.toLowerCase() === "hidden") return true;
   if (a.style && HIDING_STYLE.test(a.style) && !isFadingIn(el)) return true;
   if (a.class && SCREEN_READER_ONLY.test(a.class)) return true;

@@ -26,6 +26,7 @@ import { dropReplySubjects } from "./reply-subjects.js";
 import { dropReviewBlocks } from "./review-blocks.js";
 import { revealServerView } from "./server-view.js";
 import { SETTINGS } from "./settings.js";
+import { largestPricedRun, withGrid } from "./shop-grid.js";
 import { dropSignatures } from "./signatures.js";
 import { hasStreamedContent, placeStreamedContent } from "./streamed-content.js";
 import { TextStatsIndex } from "./text-stats.js";
@@ -201,16 +202,26 @@ function mainContent(
     // Kept whole only where it is most of what was taken: a grid of teasers under an article is pruned as before.
     listing = run.chars * 2 > stats.of(picked[0]!).chars;
   }
+  const kept = listing ? [run!] : [];
+  // A shop's grid beside the prose that scored as the content (a category's intro, a buyer's guide, an FAQ)
+  // is what the page lists: it joins the content, whole.
+  const grid = kind === "listing" || kind === "unknown" ? largestPricedRun(root, stats) : undefined;
+  if (grid && !kept.includes(grid)) {
+    if (!picked.some((el) => el === grid.parent || isAncestor(el, grid.parent))) {
+      picked = withGrid(picked, grid.parent);
+      listing = true;
+    }
+    kept.push(grid);
+  }
   // In the names-blind pass the page's menus and footers are still there, and may be built as alike items.
   const { items, parents } =
     mode === "strict"
       ? proselessItems(root, chosen, kind, stats)
       : { items: new Set<Element>(), parents: [] };
-  if (listing) {
-    for (const it of run!.items) items.add(it);
-    pruneContent(picked, scores, stats, [...chosen, ...parents, run!.parent], items);
-  } else
-    pruneContent(picked, scores, stats, [...chosen, ...parents], items, kind === "product", kind === "docs");
+  for (const r of kept) for (const it of r.items) items.add(it);
+  const held = [...chosen, ...parents, ...kept.map((r) => r.parent)];
+  if (listing) pruneContent(picked, scores, stats, held, items);
+  else pruneContent(picked, scores, stats, held, items, kind === "product", kind === "docs");
   dropBoilerplateText(picked, stats);
   return { roots: picked, listing };
 }

@@ -1,5 +1,6 @@
 import type { Element } from "./dom.js";
 import { isTag, walkElements } from "./dom.js";
+import { isPricedRun } from "./priced-items.js";
 import { SETTINGS } from "./settings.js";
 import type { TextStatsIndex } from "./text-stats.js";
 
@@ -13,6 +14,8 @@ export interface ItemRun {
    * top bar, search overlay and content wrapper) are grouped by tag alone and are layout, not items.
    */
   named: boolean;
+  /** Most items carry a price: a shop's grid (`isPricedRun`). */
+  priced: boolean;
 }
 
 function classTokens(el: Element): string[] {
@@ -24,7 +27,7 @@ function classTokens(el: Element): string[] {
  * that most of its parent's children of that tag carry. A name that only some carry marks a state or a
  * position, not another kind: striped rows ("odd", "bg-slate-50"), "first", "active", "is-sold-out".
  */
-function itemKeys(children: Element[]): Map<Element, string> {
+export function itemKeys(children: Element[]): Map<Element, string> {
   const perTag = new Map<string, Map<string, number>>();
   const tagCount = new Map<string, number>();
   for (const c of children) {
@@ -46,13 +49,20 @@ function itemKeys(children: Element[]): Map<Element, string> {
   return keys;
 }
 
+// The runs found under a root, per text index: the content's choice asks for them more than once (the largest run,
+// the largest priced one, the runs inside the chosen content), and the index's counts hold only for the tree it read.
+const found = new WeakMap<TextStatsIndex, { root: Element; runs: ItemRun[] }>();
+
 /**
  * The page's runs of items built alike (same tag and class names), each linked and short: the products of
  * a category page, the stories of a section front, the results of a search. Linear: every element's children
  * are grouped once.
  */
 export function itemRuns(root: Element, stats: TextStatsIndex): ItemRun[] {
+  const known = found.get(stats);
+  if (known?.root === root) return known.runs;
   const runs: ItemRun[] = [];
+  found.set(stats, { root, runs });
   walkElements(root, (el) => {
     if (el.children.length < SETTINGS.listMinItems) return true;
     const groups = new Map<string, Element[]>();
@@ -73,14 +83,20 @@ export function itemRuns(root: Element, stats: TextStatsIndex): ItemRun[] {
       if (items.length < SETTINGS.listMinItems) continue;
       let chars = 0;
       for (const it of items) chars += stats.of(it).chars;
-      // A menu is a run of bare links; items have words besides their link (a summary, a price).
+      // A menu is a run of bare links; items have words besides their link (a summary), or a price, which a
+      // shop's card may hold inside its one link with the product's name.
       let linkChars = 0;
       for (const it of items) linkChars += stats.of(it).linkChars;
-      if (linkChars > chars * SETTINGS.listMaxLinkShare && chars < items.length * SETTINGS.listBareItemChars)
+      const priced = isPricedRun(items, stats);
+      if (
+        linkChars > chars * SETTINGS.listMaxLinkShare &&
+        chars < items.length * SETTINGS.listBareItemChars &&
+        !priced
+      )
         continue;
       const sharesName = keys.get(items[0]!)!.length > items[0]!.name.length + 1;
       const named = sharesName || items.every((it) => !classTokens(it).length);
-      runs.push({ parent: el, items, chars, named });
+      runs.push({ parent: el, items, chars, named, priced });
     }
     return true;
   });
