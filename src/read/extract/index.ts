@@ -5,6 +5,7 @@ import type { Document, Element } from "./dom.js";
 import { findFirst, isAncestor, isTag, parseHtml } from "./dom.js";
 import { trimLeadingStubs, trimTrailingStubs } from "./edge-lines.js";
 import { largestItemRun } from "./item-list.js";
+import { isLandingPage } from "./landing-page.js";
 import { baseUrlOf, usefulLinks } from "./links.js";
 import { leadBefore, scoreContainers, topCandidate, withSiblings } from "./main-content.js";
 import { type Rendered, renderMarkdown } from "./markdown.js";
@@ -197,8 +198,19 @@ function mainContent(
   if (listing) {
     for (const it of run!.items) items.add(it);
     pruneContent(picked, scores, stats, [...chosen, ...parents, run!.parent], items);
-  } else
-    pruneContent(picked, scores, stats, [...chosen, ...parents], items, kind === "product", kind === "docs");
+  } else {
+    const landing = isLandingPage(root, kind, stats);
+    pruneContent(
+      picked,
+      scores,
+      stats,
+      [...chosen, ...parents],
+      items,
+      kind === "product",
+      kind === "docs",
+      landing,
+    );
+  }
   dropBoilerplateText(picked, stats);
   return { roots: picked, listing };
 }
