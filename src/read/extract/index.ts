@@ -198,8 +198,7 @@ function mainContent(
   if (listing) {
     for (const it of run!.items) items.add(it);
     pruneContent(picked, scores, stats, [...chosen, ...parents, run!.parent], items);
-  } else {
-    const landing = isLandingPage(root, kind, stats);
+  } else
     pruneContent(
       picked,
       scores,
@@ -208,9 +207,8 @@ function mainContent(
       items,
       kind === "product",
       kind === "docs",
-      landing,
+      isLandingPage(root, kind, stats),
     );
-  }
   dropBoilerplateText(picked, stats);
   return { roots: picked, listing };
 }
