@@ -6,6 +6,7 @@ import type { Document, Element } from "./dom.js";
 import { findFirst, isAncestor, isTag, parseHtml } from "./dom.js";
 import { trimLeadingStubs, trimTrailingStubs } from "./edge-lines.js";
 import { largestItemRun } from "./item-list.js";
+import { isLandingPage } from "./landing-page.js";
 import { baseUrlOf, usefulLinks } from "./links.js";
 import { leadBefore, scoreContainers, topCandidate, withSiblings } from "./main-content.js";
 import { type Rendered, renderMarkdown } from "./markdown.js";
@@ -221,7 +222,17 @@ function mainContent(
   for (const r of kept) for (const it of r.items) items.add(it);
   const held = [...chosen, ...parents, ...kept.map((r) => r.parent)];
   if (listing) pruneContent(picked, scores, stats, held, items);
-  else pruneContent(picked, scores, stats, held, items, kind === "product", kind === "docs");
+  else
+    pruneContent(
+      picked,
+      scores,
+      stats,
+      held,
+      items,
+      kind === "product",
+      kind === "docs",
+      isLandingPage(root, kind, stats),
+    );
   dropBoilerplateText(picked, stats);
   return { roots: picked, listing };
 }

@@ -37,7 +37,8 @@ const CONDITIONAL = new Set([
  * remnants and short fragments. A block holding `chosen` (the best container, when a wider region was
  * taken around it) stays: its link-heavy neighbours would otherwise take the content with them. The `items`
  * of a listing that is the content are kept whole; on a product page (`specs`), so are its specification rows,
- * and in documentation (`docs`), its lists of references.
+ * in documentation (`docs`), its lists of references, and on a landing page (`landing`), its short lines and
+ * its headed cards with icons.
  */
 export function pruneContent(
   roots: Element[],
@@ -47,6 +48,7 @@ export function pruneContent(
   items: ReadonlySet<Element> = new Set(),
   specs = false,
   docs = false,
+  landing = false,
 ): void {
   for (const root of roots) {
     const rootChars = stats.of(root).chars;
@@ -69,7 +71,10 @@ export function pruneContent(
       // A run right beside the chosen content, in the same parent, continues it: a listicle's items after its
       // introduction ("The 10 best blenders": each item's heading links to the shop).
       const apart = !chosen.some((c) => isAncestor(c, el) || c.parent === el.parent);
-      if ((apart && isTeaserRun(el, stats)) || looksLikeWidget(el, scores, stats, rootChars, specs, docs))
+      if (
+        (apart && isTeaserRun(el, stats)) ||
+        looksLikeWidget(el, scores, stats, rootChars, specs, docs, landing)
+      )
         removeNode(el);
     }
   }
@@ -91,6 +96,7 @@ function looksLikeWidget(
   rootChars: number,
   specs: boolean,
   docs: boolean,
+  landing: boolean,
 ): boolean {
   // The linked title of an item of a listing that makes most of the content (a category page) is the item's
   // title, not a link list; teasers beside an article are a minority of its text and still go.
@@ -112,20 +118,25 @@ function looksLikeWidget(
   // reference" under each data type, a setup step per language in a tab pane), not the site's navigation,
   // which cleaning took with the sidebar; a table of contents links within the page and still goes.
   if (docs && (isList || el.attribs.role === "tabpanel") && linksAway(el)) return false;
-  // An image grid, unless its list items carry sentences (a recipe's steps with a photo each).
+  // An image grid, unless its list items carry sentences (a recipe's steps with a photo each), or it is a
+  // landing page's headed card with its icons (a feature's name and line under a pictogram).
   const textItems = s.items >= 2 && s.chars / s.items >= 40;
   if (
     s.images > 1 &&
     s.paragraphs / s.images < 0.5 &&
     s.chars < s.images * 60 &&
     el.name !== "figure" &&
-    !textItems
+    !textItems &&
+    !(landing && s.headings > 0)
   )
     return true;
   if (!isList && !isTable && s.items > s.paragraphs + 1 && s.headings === 0 && stats.linkDensity(el) > 0.3)
     return true;
   if (s.inputs > Math.floor(s.paragraphs / 3)) return true;
+  // A landing page's short lines are its figures, taglines and calls to action ("3X", "Creative output"):
+  // its sections are short by design.
   if (
+    !landing &&
     !isList &&
     !isTable &&
     s.chars < 25 &&

@@ -142,6 +142,14 @@ export const SETTINGS = {
   /** …unless its furniture holds a mostly unlinked paragraph this long: the page in a misnamed wrapper. */
   noContentProseChars: 120,
 
+  // ── Landing pages (landing-page.ts) ──
+  /** A page that declares nothing is a stack of sections with at least this many section headings (h2, h3)… */
+  landingMinHeadings: 5,
+  /** …and under this share of its text as running prose (long unlinked paragraphs). */
+  landingMaxProseShare: 0.5,
+  /** A line this short that states a day is a post's date ("Letzte Änderung: 14.01.2022 um 09:25"). */
+  landingDateLineMaxChars: 60,
+
   // ── Threads (poster-stats.ts) ──
   /** A label on at least this many term/definition rows of a thread is a statistic printed beside every post. */
   posterStatMinRows: 3,

@@ -11,7 +11,7 @@ const POST_MARK_CLASS =
   /(?:^|[\s_-])(?:date|time|byline|author|posted|pubdate|published|dateline|postdata|post-meta|entry-meta)(?:$|[\s_-])/i;
 const POST_MARK_ITEMPROP = /^(?:datePublished|dateCreated|dateModified|author)$/;
 
-function isPostMark(el: Element): boolean {
+export function isPostMark(el: Element): boolean {
   return (
     el.name === "time" ||
     el.attribs.rel === "author" ||
