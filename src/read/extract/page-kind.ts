@@ -89,7 +89,6 @@ function schemaTypes(doc: Document): string[] {
 }
 
 /**
-/**
  * A page whose headline is inside a Product's microdata is that product's page: the other Products it declares
  * are the shop's recommendations (Salesforce Commerce Cloud marks up each "you may also like" card).
  */
