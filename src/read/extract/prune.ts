@@ -143,7 +143,7 @@ function looksLikeWidget(
     s.headings === 0 &&
     (s.images === 0 || s.images > 2) &&
     !isPrice(collapseWhitespace(textContent(el))) &&
-    !(specs && holdsDefinition(el))
+    !(specs && (holdsDefinition(el) || inBuyBox(el)))
   )
     return true;
   const density = stats.linkDensity(el);
@@ -171,6 +171,17 @@ function inDefinition(el: Element): boolean {
   let up = el.parent;
   for (let level = 0; up && isTag(up) && level < SETTINGS.definitionWrapperLevels; level++, up = up.parent)
     if (up.name === "dd" || up.name === "dt") return true;
+  return false;
+}
+
+/**
+ * Inside a form a few wrappers up: a product's buy box, whose short lines are its choices ("Avignon Velvet
+ * Cocoa" under "Colour & Material:"), sizes and stock, not chrome.
+ */
+function inBuyBox(el: Element): boolean {
+  let up: Element["parent"] = el;
+  for (let level = 0; up && isTag(up) && level < SETTINGS.buyBoxLevels; level++, up = up.parent)
+    if (up.name === "form") return true;
   return false;
 }
 

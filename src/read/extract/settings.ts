@@ -83,6 +83,8 @@ export const SETTINGS = {
   pruneNamedLinkDensity: 0.6,
   /** On a product page a specification's value sits this many wrappers deep in its `<dd>` at most. */
   definitionWrapperLevels: 4,
+  /** On a product page a short line of its buy box sits this many wrappers deep in its `<form>` at most. */
+  buyBoxLevels: 8,
 
   /**
    * A `<noscript>` holding at least this many characters of text is a candidate for the page's

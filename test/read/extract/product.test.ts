@@ -197,6 +197,25 @@ describe("product pages: specification rows", () => {
   });
 });
 
+describe("product pages: the buy box", () => {
+  it("keeps the short choices laid out in the product's form", async () => {
+    const choice = (name: string) => `<div class="swatch"><span>${name}</span></div>`;
+    const { markdown } = await extractMarkdown(
+      page(
+        '<meta property="og:type" content="product">',
+        // The shop's form holds the description too, as many themes build it.
+        `<main><h1>Atelier Sofa</h1><form action="/cart/add"><p>${SENTENCE}</p><div class="options">` +
+          `<div class="option-name"><span>Colour &amp; Material:</span></div>` +
+          `<div class="swatches">${choice("Velvet Cocoa")}${choice("Velvet Indigo")}${choice("Linen Sand")}</div>` +
+          "</div></form><p>Delivered in six weeks, with its cushions packed apart.</p></main>",
+      ),
+      "https://example.org/products/atelier-sofa",
+    );
+    expect(markdown).toContain("Colour & Material:");
+    expect(markdown).toContain("Velvet Indigo");
+  });
+});
+
 describe("a short page is still a page", () => {
   it("keeps a line of text in the page's main landmark beside its menus and footer", async () => {
     const { markdown } = await extractMarkdown(
