@@ -1,16 +1,45 @@
-import type { Element } from "./dom.js";
-import { isTag, isText } from "./dom.js";
+import type { AnyNode, Element } from "./dom.js";
+import { collapseWhitespace, isTag, isText } from "./dom.js";
 
 // A value drawn for the eye is often hidden from screen readers and said again beside it for them alone:
 // WooCommerce writes a sale's prices as `<del aria-hidden="true">$28.00</del><span class="screen-reader-text">
 // Original price was: $28.00.</span>`. The drawn one is what a sighted reader sees; dropped with its
-// screen-reader copy, the value is lost.
+// screen-reader copy, the value is lost. Only a short value whose words its twin says again is read: an aria-hidden
+// block of sentences beside an unrelated "sr-only" label (a closed drawer, a carousel's clone) stays hidden.
 
+// Screen-reader-only helpers ("Skip to content", "Opens in new window") are never prose.
 const SCREEN_READER_ONLY = /(?:^|\s)(?:sr-only|visually-hidden|screen-reader-text|visuallyhidden)(?:\s|$)/i;
 
-/** True for an element whose next or previous sibling element (blank text between) is for screen readers only. */
+/** A drawn value is a price, a count, a date: no longer than this. */
+const VALUE_MAX_CHARS = 40;
+/** Its twin says it in a short sentence ("Original price was: $28.00."). */
+const TWIN_MAX_CHARS = 200;
+
+/** True for an element kept for screen readers only, by the class names sites use for it. */
+export function isScreenReaderOnly(el: Element | undefined): boolean {
+  return !!el?.attribs.class && SCREEN_READER_ONLY.test(el.attribs.class);
+}
+
+/**
+ * True for a short element whose next or previous sibling element (blank text between) is for screen readers
+ * only and says the element's words again (a filter's "HDMI (1)" beside "HDMI (1 product)").
+ */
 export function hasScreenReaderTwin(el: Element): boolean {
-  return isScreenReaderOnly(sibling(el, "next")) || isScreenReaderOnly(sibling(el, "prev"));
+  const next = sibling(el, "next");
+  const prev = sibling(el, "prev");
+  if (!isScreenReaderOnly(next) && !isScreenReaderOnly(prev)) return false;
+  const drawn = words(textUpTo(el, VALUE_MAX_CHARS));
+  if (!drawn.length) return false;
+  return [next, prev].some((twin) => {
+    if (!isScreenReaderOnly(twin)) return false;
+    const said = new Set(words(textUpTo(twin!, TWIN_MAX_CHARS)));
+    return drawn.every((w) => said.has(w));
+  });
+}
+
+/** The words and numbers of a text, lower-cased: "$28.00" is said again in "Original price was: $28.00.". */
+function words(text: string | undefined): string[] {
+  return text?.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
 function sibling(el: Element, side: "next" | "prev"): Element | undefined {
@@ -21,6 +50,25 @@ function sibling(el: Element, side: "next" | "prev"): Element | undefined {
   return undefined;
 }
 
-function isScreenReaderOnly(el: Element | undefined): boolean {
-  return !!el?.attribs.class && SCREEN_READER_ONLY.test(el.attribs.class);
+/**
+ * The element's text, whitespace collapsed, or undefined when it is empty or longer than `max` characters; at
+ * most `max` nodes are read, so a hostile nest costs no more than a price does.
+ */
+function textUpTo(el: Element, max: number): string | undefined {
+  let text = "";
+  let seen = 0;
+  const stack: AnyNode[] = [el];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (isText(node)) {
+      text += node.data;
+      if (text.length > max * 4) return undefined;
+    } else if (isTag(node)) {
+      seen += node.children.length;
+      if (seen > max) return undefined;
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+    }
+  }
+  text = collapseWhitespace(text);
+  return text && text.length <= max ? text : undefined;
 }

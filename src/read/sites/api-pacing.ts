@@ -45,7 +45,8 @@ export async function queueForSlot(
  * until that long from now. A wait is a time the site named, not a slot in a queue: two answers that carried a
  * 30 s backoff at once hold the key 30 s, not 60, and a shorter one never shortens a longer one held before.
  * Nothing pending: booked at once. Pending for less: extended by what is missing, booked only if the pending
- * slot has not moved meanwhile (it moved further: some other wait is longer still, or the queue went on).
+ * slot has not moved meanwhile; when it has, asked again from where it now is (a shorter wait booked at the same
+ * moment must not take the place of this one).
  */
 export async function bookSiteWait(
   ctx: SiteContext,
@@ -54,6 +55,15 @@ export async function bookSiteWait(
 ): Promise<void> {
   if (!seconds || seconds <= 0) return;
   const ms = Math.min(seconds, MAX_SITE_WAIT_S) * 1000;
-  const pending = await ctx.reserveSlot(key, ms, 0);
-  if (pending > 0 && pending < ms) await ctx.reserveSlot(key, ms - pending, pending);
+  let pending = await ctx.reserveSlot(key, ms, 0);
+  // Another answer's wait may have moved the slot between the two asks (the store is shared, each ask awaits):
+  // asked again from where it now is, until it holds this wait or a longer one.
+  for (let tries = 0; pending > 0 && pending < ms && tries < MAX_EXTEND_TRIES; tries++) {
+    const seen = await ctx.reserveSlot(key, ms - pending, pending);
+    if (seen <= pending) return;
+    pending = seen;
+  }
 }
+
+/** Asks to extend a held wait before leaving it as another answer moved it: each retry follows a longer one. */
+const MAX_EXTEND_TRIES = 4;

@@ -61,3 +61,32 @@ describe("bookSiteWait: a wait the site named holds its key until then", () => {
     expect(await heldFor(store, "k")).toBe(24 * 3600 * 1000);
   });
 });
+
+describe("bookSiteWait: a shorter wait booked between its two asks", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(T0);
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it("still holds the key for the longer wait", async () => {
+    const store = new MemoryStore();
+    const ctx = siteContext(store);
+    await bookSiteWait(ctx, "k", 2);
+    // A second answer's 5 s wait lands while the first answer's 30 s wait is between its reading and its booking.
+    let raced = false;
+    const racing: SiteContext = {
+      ...ctx,
+      reserveSlot: async (key, interval, maxWait) => {
+        const got = await store.reserveSlot(key, interval, maxWait);
+        if (!raced && maxWait === 0) {
+          raced = true;
+          await bookSiteWait(ctx, key, 5);
+        }
+        return got;
+      },
+    };
+    await bookSiteWait(racing, "k", 30);
+    expect(await heldFor(store, "k")).toBe(30_000);
+  });
+});
