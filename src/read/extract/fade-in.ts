@@ -3,8 +3,8 @@ import { isAncestor, isTag, isText } from "./dom.js";
 
 // An animation library (framer-motion, a site's own "reveal on load") renders the page on the server with the
 // entrance's first frame inline, `style="opacity:0"`, and its script fades the page in. On the element that
-// holds the page's main landmark and its `<h1>`, every one of them, and most of the page's text (or is the
-// headline alone), that transparency is the page before its script ran, not text kept from a reader. Transparent
+// holds the page's main landmark and its `<h1>`, every one of them, and most of the page's text, that
+// transparency is the page before its script ran, not text kept from a reader. Transparent
 // parts beside a visible heading or landmark (a tooltip, a menu, text slipped in for machines, even under a
 // heading of its own) stay hidden.
 
@@ -15,8 +15,6 @@ const MAX_HEADS = 16;
  * the walk up from a transparent element stays short however deep a hostile page nests them.
  */
 const MAX_WRAPPER_DEPTH = 250;
-/** A headline fading in by itself is a title's length. */
-const HEADLINE_MAX_CHARS = 200;
 const UNREAD = new Set(["script", "style", "template", "noscript"]);
 
 interface PageHeads {
@@ -46,10 +44,10 @@ export function isFadingIn(el: Element): boolean {
   // A head the cleaning has taken out of the tree since is no longer the page's; one moved out of el is not el's.
   const heads = page.heads.filter((head) => isAncestor(root as Element, head));
   if (!heads.length || !heads.every((head) => head === el || isAncestor(el, head))) return false;
-  // The page is most of the page's text, or its headline fading in alone; a transparent block with an <h1> of
-  // its own on a page that titles itself otherwise (an <h2>, no landmark) is text kept from the reader.
-  const chars = page.chars.get(el)!;
-  return chars * 2 >= page.chars.get(root)! || (el.name === "h1" && chars <= HEADLINE_MAX_CHARS);
+  // The page is most of the page's text: a transparent block with an <h1> of its own on a page that titles
+  // itself otherwise (an <h2>, no landmark), or a transparent headline alone above visible text, is text kept
+  // from the reader (an instruction in a hidden <h1> reads like any other).
+  return page.chars.get(el)! * 2 >= page.chars.get(root)!;
 }
 
 /**
