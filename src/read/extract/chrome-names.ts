@@ -36,7 +36,9 @@ export function isMediaPlayer(el: Element): boolean {
   return !!el.attribs.class && MEDIA_PLAYER.test(el.attribs.class);
 }
 
-const MODIFIER = /(?:^|\s|(?<=\w)[-_])(?:no|has|with|without|hide|show)[-_]\S*/gi;
+/** The words a layout modifier starts with ("no-sidebar", "has-comments"): a state of the page, not a name. */
+export const MODIFIER_WORDS = "no|has|with|without|hide|show";
+const MODIFIER = new RegExp(String.raw`(?:^|\s|(?<=\w)[-_])(?:${MODIFIER_WORDS})[-_]\S*`, "gi");
 // A utility class with an arbitrary selector (Tailwind's "[html.sidebar-filled_&]:bg-tint") names the page around
 // the element, not the element: GitBook draws every code block with "[html.theme-bold.sidebar-filled_&]:bg-tint-base".
 // The part before the "&" takes no "&" itself, so a hostile "[&&&&…" token is one pass, not a quadratic search.
