@@ -1,5 +1,5 @@
-import type { Document, Element } from "./dom.js";
 import { MODIFIER_WORDS } from "./chrome-names.js";
+import type { Document, Element } from "./dom.js";
 import { removeNodes, walkElements } from "./dom.js";
 
 // A poster's signature is the same lines under each of their posts (titles, a shop's pitch, a motto): about
@@ -10,7 +10,7 @@ import { removeNodes, walkElements } from "./dom.js";
 // "message-signature". A modifier of the post itself ("with-signature", "post--has-signature",
 // "ipsComment_hasSignature") is not one.
 const SIGNATURE = /^[\w-]*signatures?$/i;
-const MODIFIER = new RegExp(String.raw`(?:^|[-_])(?:${MODIFIER_WORDS})[-_]?signatures?$`, "i");
+const MODIFIER = new RegExp(`(?:^|[-_])(?:${MODIFIER_WORDS})[-_]?signatures?$`, "i");
 
 function isSignature(el: Element): boolean {
   if (el.attribs["data-role"] === "memberSignature") return true;
