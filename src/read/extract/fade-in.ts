@@ -1,5 +1,6 @@
 import type { AnyNode, Element, ParentNode } from "./dom.js";
 import { isAncestor, isTag, isText } from "./dom.js";
+import { SETTINGS } from "./settings.js";
 
 // An animation library (framer-motion, a site's own "reveal on load") renders the page on the server with the
 // entrance's first frame inline, `style="opacity:0"`, and its script fades the page in. On the element that
@@ -8,8 +9,6 @@ import { isAncestor, isTag, isText } from "./dom.js";
 // parts beside a visible heading or landmark (a tooltip, a menu, text slipped in for machines, even under a
 // heading of its own) stay hidden.
 
-/** More main landmarks and h1s than this, and no one element is the page: none fades in. */
-const MAX_HEADS = 16;
 /**
  * A page's wrapper is this close to the root or closer (depth-limit.ts flattens the tree below this depth), so
  * the walk up from a transparent element stays short however deep a hostile page nests them.
@@ -90,7 +89,7 @@ function pageHeads(root: ParentNode): PageHeads | undefined {
 }
 
 /**
- * The tree's main landmarks and h1s, or undefined when there are more than MAX_HEADS or one lies deeper than
+ * The tree's main landmarks and h1s, or undefined when there are more than `SETTINGS.fadeInMaxHeads` or one lies deeper than
  * MAX_WRAPPER_DEPTH (a hostile nest: checking that such a head is still in the tree would walk up all of it).
  */
 function findHeads(root: ParentNode): Element[] | undefined {
@@ -102,7 +101,7 @@ function findHeads(root: ParentNode): Element[] | undefined {
     const node = nodes.pop()!;
     const depth = depths.pop()!;
     if (node !== root && isPageHead(node as Element)) {
-      if (heads.length === MAX_HEADS || depth > MAX_WRAPPER_DEPTH) return undefined;
+      if (heads.length === SETTINGS.fadeInMaxHeads || depth > MAX_WRAPPER_DEPTH) return undefined;
       heads.push(node as Element);
     }
     for (let i = node.children.length - 1; i >= 0; i--) {

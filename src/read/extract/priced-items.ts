@@ -1,10 +1,8 @@
 import type { Element } from "./dom.js";
 import { collapseWhitespace, isTag, textContent } from "./dom.js";
 import { isPrice } from "./price.js";
+import { SETTINGS } from "./settings.js";
 import type { TextStatsIndex } from "./text-stats.js";
-
-// A price is a short block of its own ("$30", "£64.00", "<span>$</span>28.00"): only elements this short are read.
-const PRICE_MAX_CHARS = 40;
 
 // A range's open end after the price a card shows ("$669.99 –": the dearest option is on the product's page).
 const RANGE_END = /\s*[–—-]\s*$/u;
@@ -19,7 +17,8 @@ export function holdsPrice(el: Element, stats: TextStatsIndex): boolean {
   const chars = stats.of(el).chars;
   found =
     chars > 0 &&
-    ((chars <= PRICE_MAX_CHARS && isPrice(collapseWhitespace(textContent(el)).replace(RANGE_END, ""))) ||
+    ((chars <= SETTINGS.priceMaxChars &&
+      isPrice(collapseWhitespace(textContent(el)).replace(RANGE_END, ""))) ||
       el.children.some((c) => isTag(c) && holdsPrice(c, stats)));
   priced.set(el, found);
   return found;

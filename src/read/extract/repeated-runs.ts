@@ -5,8 +5,6 @@ import { SETTINGS } from "./settings.js";
 // block said again is left alone there, as documentation repeats a parameter's description under each
 // signature and its readers keep both.
 
-const MIN_RUN = 3;
-
 /** The blocks without the later copies of runs of at least three blocks that repeat an earlier run in order. */
 export function dropRepeatedRuns(blocks: string[]): string[] {
   const first = new Map<string, number>();
@@ -26,7 +24,7 @@ export function dropRepeatedRuns(blocks: string[]): string[] {
     }
     let n = 1;
     while (i + n < blocks.length && earlier[i + n] === earlier[i]! + n) n++;
-    if (n >= MIN_RUN) for (let k = 0; k < n; k++) drop.add(i + k);
+    if (n >= SETTINGS.repeatedRunMinBlocks) for (let k = 0; k < n; k++) drop.add(i + k);
     i += n;
   }
   return drop.size ? blocks.filter((_, i) => !drop.has(i)) : blocks;

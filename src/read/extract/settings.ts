@@ -171,4 +171,12 @@ export const SETTINGS = {
   // ── Sections a page carries twice (repeated-blocks.ts) ──
   /** A rendered block this long that says what an earlier one said is a second copy ("Add to cart" recurs by design). */
   repeatedBlockMinChars: 30,
+  /** …and so does a run of at least this many blocks said again in order on a page of no declared kind (repeated-runs.ts): one block said twice there is documentation repeating a parameter under each signature. */
+  repeatedRunMinBlocks: 3,
+
+  // ── Prices and fade-ins ──
+  /** A price is a short block of its own ("$30", "£64.00"): only elements this short are read as one (priced-items.ts). */
+  priceMaxChars: 40,
+  /** More main landmarks and h1s than this on a page and no one element is the page: none fades in (fade-in.ts). */
+  fadeInMaxHeads: 16,
 } as const;
