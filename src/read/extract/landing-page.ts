@@ -13,13 +13,14 @@ import { isPostMark } from "./undeclared-listing.js";
  * (a date or a byline by its markup, or a short line stating a day, "Letzte Änderung: 14.01.2022": articles,
  * threads and posts carry them) and holds under `landingMaxProseShare` of its text as running prose: its
  * sections are short by design (a hero, feature cards, figures, calls to action), as an article's widgets are.
- * One walk of the cleaned tree, stopped at the first post mark.
+ * One walk of the cleaned tree, which reads nothing past the first post mark.
  */
 export function isLandingPage(root: Element, kind: PageKind, stats: TextStatsIndex): boolean {
   if (kind !== "unknown") return false;
   let headings = 0;
   let marked = false;
   walkElements(root, (el) => {
+    if (marked) return false;
     if (el.name === "h2" || el.name === "h3") headings++;
     if (isPostMark(el) || isDateLine(el, stats)) marked = true;
     return !marked;
