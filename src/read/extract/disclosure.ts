@@ -1,5 +1,5 @@
 import type { Document, Element } from "./dom.js";
-import { isTag, isText, walkElements } from "./dom.js";
+import { classNames, isTag, isText, walkElements } from "./dom.js";
 
 // A closed tab pane or accordion panel is hidden until its control is clicked, yet it is content the page
 // offers every reader: a product's specifications tab, a service page's FAQ answers, the second language
@@ -45,14 +45,14 @@ export function isClosedPanel(el: Element, targets: Set<string>): boolean {
 const TAB_PANE = /^(?:tab[-_]?pane|tab[-_]?panel|tabs[-_]panel)$/i;
 
 function isTabPane(el: Element): boolean {
-  const name = el.attribs.class?.split(/\s+/).find((t) => TAB_PANE.test(t));
+  const name = classNames(el).find((t) => TAB_PANE.test(t));
   if (!name) return false;
   // Panes stand together: the nearest siblings are enough, and keep this bounded under a parent of thousands.
   for (const step of ["prev", "next"] as const) {
     let seen = 0;
     for (let n = el[step]; n && seen < PANE_NEIGHBOURS; n = n[step]) {
       if (!isTag(n)) continue;
-      if (n.attribs.class?.split(/\s+/).includes(name)) return true;
+      if (classNames(n).includes(name)) return true;
       seen++;
     }
   }

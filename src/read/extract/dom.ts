@@ -58,6 +58,11 @@ export function attr(el: Element, name: string): string | undefined {
   return el.attribs[name];
 }
 
+/** The element's class names, in order (an empty class attribute has none). */
+export function classNames(el: Element): string[] {
+  return (el.attribs.class ?? "").split(/\s+/).filter(Boolean);
+}
+
 export function removeNode(node: AnyNode): void {
   const parent = node.parent;
   if (!parent) return;

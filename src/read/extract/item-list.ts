@@ -1,5 +1,5 @@
 import type { Element } from "./dom.js";
-import { isTag, walkElements } from "./dom.js";
+import { classNames, isTag, walkElements } from "./dom.js";
 import { isPricedRun } from "./priced-items.js";
 import { SETTINGS } from "./settings.js";
 import type { TextStatsIndex } from "./text-stats.js";
@@ -19,7 +19,7 @@ export interface ItemRun {
 }
 
 function classTokens(el: Element): string[] {
-  return (el.attribs.class ?? "").split(/\s+/).filter((t) => t && !/\d/.test(t));
+  return classNames(el).filter((t) => !/\d/.test(t));
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Document, Element } from "./dom.js";
-import { findFirst, isTag, textContent, walkElements } from "./dom.js";
+import { classNames, findFirst, isTag, textContent, walkElements } from "./dom.js";
 
 /** What a page says it is, which decides how its content is taken (an article's prose, a listing's items). */
 export type PageKind = "article" | "forum" | "product" | "listing" | "docs" | "unknown";
@@ -79,7 +79,7 @@ function schemaTypes(doc: Document): string[] {
       DOCS_GENERATOR.test(el.attribs.content ?? "")
     )
       types.push("generator:docs");
-    if (el.name === "body" && (el.attribs.class ?? "").split(/\s+/).some((t) => LISTING_TEMPLATE.test(t)))
+    if (el.name === "body" && classNames(el).some((t) => LISTING_TEMPLATE.test(t)))
       types.push("template:listing");
     if (el.name === "title" && LIST_TITLE.test(textContent(el))) types.push("title:list");
     // A drawing's titles name its shapes, not the page.

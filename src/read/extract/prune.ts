@@ -1,5 +1,6 @@
 import type { Element } from "./dom.js";
 import {
+  classNames,
   collapseWhitespace,
   findFirst,
   isAncestor,
@@ -247,7 +248,7 @@ const classTokens = new WeakMap<Element, Set<string>>();
 function tokensOf(el: Element): Set<string> {
   let tokens = classTokens.get(el);
   if (!tokens) {
-    tokens = new Set(el.attribs.class?.split(/\s+/).filter(Boolean) ?? []);
+    tokens = new Set(classNames(el));
     classTokens.set(el, tokens);
   }
   return tokens;

@@ -1,5 +1,6 @@
 import render from "dom-serializer";
 import {
+  classNames,
   collapseWhitespace,
   type Element,
   findAll,
@@ -72,7 +73,7 @@ export async function goPackagePage(
 }
 
 function hasClass(el: Element, name: string): boolean {
-  return (el.attribs.class ?? "").split(/\s+/).includes(name);
+  return classNames(el).includes(name);
 }
 
 /** A header item's value without its label ("Published: Feb 6, 2024" → "Feb 6, 2024"). */

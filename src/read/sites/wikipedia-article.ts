@@ -2,6 +2,7 @@ import render from "dom-serializer";
 import { oneLine } from "../../core/one-line.js";
 import {
   type AnyNode,
+  classNames,
   collapseWhitespace,
   type Element,
   findAll,
@@ -152,17 +153,13 @@ export async function articleMarkdown(
   return { title, markdown: afterLead(body.markdown, tables), links: body.links };
 }
 
-function classes(el: Element): string[] {
-  return (el.attribs.class ?? "").split(/\s+/).filter(Boolean);
-}
-
 function hasClass(el: Element, name: string): boolean {
-  return classes(el).includes(name);
+  return classNames(el).includes(name);
 }
 
 /** `infobox` and the older wikis' `infobox_v2`/`infobox_v3`, not the `infobox-label`-style parts of one. */
 function isInfobox(el: Element): boolean {
-  return (el.name === "table" || el.name === "div") && classes(el).some((c) => /^infobox(_v\d)?$/.test(c));
+  return (el.name === "table" || el.name === "div") && classNames(el).some((c) => /^infobox(_v\d)?$/.test(c));
 }
 
 function isApparatus(el: Element): boolean {
@@ -170,7 +167,7 @@ function isApparatus(el: Element): boolean {
   if (el.attribs.id && DROPPED_IDS.has(el.attribs.id)) return true;
   if (el.attribs.role && DROPPED_ROLES.has(el.attribs.role)) return true;
   if ((el.attribs.typeof ?? "").includes("mw:Extension/references")) return true;
-  return classes(el).some((c) => DROPPED_CLASSES.has(c));
+  return classNames(el).some((c) => DROPPED_CLASSES.has(c));
 }
 
 /** The infobox's rows as a two-column table: its title as the header, section headers in bold. */
@@ -188,10 +185,10 @@ function infoboxTable(box: Element): string | undefined {
     } else if (cells.length === 1) {
       const cell = cells[0]!;
       const text = cellText(cell);
-      if (!text || classes(cell).some((c) => c === "infobox-image" || c === "infobox-caption")) continue;
+      if (!text || classNames(cell).some((c) => c === "infobox-image" || c === "infobox-caption")) continue;
       if (
         cell.name === "th" ||
-        classes(cell).some((c) => /^infobox-(above|title|header|subheader)$/.test(c))
+        classNames(cell).some((c) => /^infobox-(above|title|header|subheader)$/.test(c))
       ) {
         if (!title && !rows.length) title = text;
         else rows.push(`| **${text}** | |`);
@@ -228,7 +225,7 @@ function childBox(row: Element): Element | undefined {
   if (cells.length !== 1 || !hasClass(cells[0]!, "infobox-full-data")) return undefined;
   return findFirst(
     cells[0]!,
-    (el) => el.name === "table" && classes(el).some((c) => c.startsWith("infobox")),
+    (el) => el.name === "table" && classNames(el).some((c) => c.startsWith("infobox")),
   );
 }
 
