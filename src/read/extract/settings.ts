@@ -171,7 +171,7 @@ export const SETTINGS = {
   // ── Sections a page carries twice (repeated-blocks.ts) ──
   /** A rendered block this long that says what an earlier one said is a second copy ("Add to cart" recurs by design). */
   repeatedBlockMinChars: 30,
-  /** …and so does a run of at least this many blocks said again in order on a page of no declared kind (repeated-runs.ts): one block said twice there is documentation repeating a parameter under each signature. */
+  /** On a page of no declared kind, a run of at least this many blocks said again in order is a second copy (repeated-runs.ts); one block said twice there is documentation repeating a parameter under each signature. */
   repeatedRunMinBlocks: 3,
 
   // ── Prices and fade-ins ──
