@@ -1,5 +1,5 @@
 import type { Document, Element } from "./dom.js";
-import { classNames, isTag, isText, walkElements } from "./dom.js";
+import { classNames, hasClass, isTag, isText, walkElements } from "./dom.js";
 
 // A closed tab pane or accordion panel is hidden until its control is clicked, yet it is content the page
 // offers every reader: a product's specifications tab, a service page's FAQ answers, the second language
@@ -52,7 +52,7 @@ function isTabPane(el: Element): boolean {
     let seen = 0;
     for (let n = el[step]; n && seen < PANE_NEIGHBOURS; n = n[step]) {
       if (!isTag(n)) continue;
-      if (classNames(n).includes(name)) return true;
+      if (hasClass(n, name)) return true;
       seen++;
     }
   }

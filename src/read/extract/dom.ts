@@ -63,6 +63,10 @@ export function classNames(el: Element): string[] {
   return (el.attribs.class ?? "").split(/\s+/).filter(Boolean);
 }
 
+export function hasClass(el: Element, name: string): boolean {
+  return classNames(el).includes(name);
+}
+
 export function removeNode(node: AnyNode): void {
   const parent = node.parent;
   if (!parent) return;

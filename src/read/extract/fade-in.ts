@@ -89,8 +89,8 @@ function pageHeads(root: ParentNode): PageHeads | undefined {
 }
 
 /**
- * The tree's main landmarks and h1s, or undefined when there are more than `SETTINGS.fadeInMaxHeads` or one lies deeper than
- * MAX_WRAPPER_DEPTH (a hostile nest: checking that such a head is still in the tree would walk up all of it).
+ * The tree's main landmarks and h1s, or undefined when there are more than `SETTINGS.fadeInMaxHeads` or one
+ * lies deeper than MAX_WRAPPER_DEPTH (a hostile nest: checking that such a head is still in the tree would walk up all of it).
  */
 function findHeads(root: ParentNode): Element[] | undefined {
   const heads: Element[] = [];

@@ -5,7 +5,7 @@ import { SETTINGS } from "./settings.js";
 // block said again is left alone there, as documentation repeats a parameter's description under each
 // signature and its readers keep both.
 
-/** The blocks without the later copies of runs of at least three blocks that repeat an earlier run in order. */
+/** The blocks without the later copies of runs of at least `SETTINGS.repeatedRunMinBlocks` blocks that repeat an earlier run in order. */
 export function dropRepeatedRuns(blocks: string[]): string[] {
   const first = new Map<string, number>();
   const earlier: number[] = blocks.map((block, i) => {

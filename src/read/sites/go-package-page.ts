@@ -1,10 +1,10 @@
 import render from "dom-serializer";
 import {
-  classNames,
   collapseWhitespace,
   type Element,
   findAll,
   findFirst,
+  hasClass,
   isTag,
   parseHtml,
   removeNodes,
@@ -70,10 +70,6 @@ export async function goPackagePage(
     ok: true,
     ...packagePage(summary, readme?.links, collapseWhitespace(textContent(heading)) || importPath),
   };
-}
-
-function hasClass(el: Element, name: string): boolean {
-  return classNames(el).includes(name);
 }
 
 /** A header item's value without its label ("Published: Feb 6, 2024" → "Feb 6, 2024"). */

@@ -7,6 +7,7 @@ import {
   type Element,
   findAll,
   findFirst,
+  hasClass,
   isAncestor,
   isTag,
   isText,
@@ -151,10 +152,6 @@ export async function articleMarkdown(
   const body = await htmlFragmentToMarkdown(render(root.children), baseUrl);
   const title = displaytitle ? collapseWhitespace(textContent(parseHtml(displaytitle))) : "";
   return { title, markdown: afterLead(body.markdown, tables), links: body.links };
-}
-
-function hasClass(el: Element, name: string): boolean {
-  return classNames(el).includes(name);
 }
 
 /** `infobox` and the older wikis' `infobox_v2`/`infobox_v3`, not the `infobox-label`-style parts of one. */
