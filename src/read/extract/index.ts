@@ -20,6 +20,7 @@ import { dropPosterStats } from "./poster-stats.js";
 import { dropOffProductSections } from "./product-sections.js";
 import { proselessItems } from "./proseless-items.js";
 import { pruneContent } from "./prune.js";
+import { prefersRegion } from "./region-choice.js";
 import { dropRepeatedBlocks } from "./repeated-blocks.js";
 import { dropRepeatedQuotes } from "./repeated-quotes.js";
 import { dropRepeatedRuns } from "./repeated-runs.js";
@@ -171,7 +172,7 @@ function widenToArticle(top: Element, stats: TextStatsIndex): Element {
 
 /**
  * The primary extraction is the best-scoring container; the fallback is the
- * whole cleaned page. A container holding little of the page's prose missed
+ * prose region around it. A container holding little of the page's prose missed
  * the content (product pages, listings, split layouts), so the fallback wins.
  */
 function mainContent(
@@ -187,8 +188,8 @@ function mainContent(
   const lead = top && leadBefore(picked[0]!, root, stats);
   if (lead) picked = [lead, ...picked];
   const chosen = picked;
-  if (picked.reduce((n, el) => n + prose(el), 0) < prose(root) * SETTINGS.primaryProseShare)
-    picked = [proseRegion(root, prose, picked)];
+  const region = proseRegion(root, prose, picked);
+  if (prefersRegion(root, picked, region, stats)) picked = [region];
   // A listing's content is its items: the largest run of alike items is kept whole, and it replaces a
   // container beside it that holds less (a category page's intro, a lead story).
   // A page that says nothing about itself is a listing when its items are most of its text: an article or a

@@ -62,8 +62,16 @@ export const SETTINGS = {
   articleWidenChars: 2,
   /** …under this link density. */
   articleWidenMaxLinkDensity: 0.3,
-  /** The chosen content must hold this share of the page's unlinked text, or the prose region is taken. */
-  primaryProseShare: 0.6,
+  /** A chosen content holding under this share of the page's unlinked text missed it: the prose region is taken… */
+  primaryMissedShare: 0.2,
+  /** …one holding this share kept it; in between, the region's extra text is weighed against the content. */
+  primaryHeldShare: 0.7,
+  /** The region is taken when what it adds is worth this share of what the content holds… */
+  regionExtraWorth: 0.25,
+  /** …a link character costing this many characters besides its own (a menu, a teaser grid adds only links)… */
+  regionLinkPenalty: 1,
+  /** …and a comma counting as this many characters (running sentences have them, menus and labels do not). */
+  regionCommaChars: 20,
   /** The prose region narrows to a child holding this share of its parent's unlinked text. */
   regionProseShare: 0.85,
   /** Below this many characters the primary extraction probably lost the article (trafilatura's order)… */
