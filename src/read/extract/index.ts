@@ -193,15 +193,22 @@ function mainContent(
   // container beside it that holds less (a category page's intro, a lead story).
   // A page that says nothing about itself is a listing when its items are most of its text: an article or a
   // service page that declares no kind holds its prose besides any grid of teasers.
-  let run = kind === "listing" || kind === "unknown" ? largestItemRun(root, stats) : undefined;
+  let run =
+    kind === "listing" || kind === "unknown" ? largestItemRun(root, stats, kind === "listing") : undefined;
   if (run && kind === "unknown" && !isUndeclaredListing(run, chosen, root, stats)) run = undefined;
   let listing = false;
   if (run) {
     const inside = picked.some((el) => el === run.parent || isAncestor(el, run.parent));
     const pickedChars = picked.reduce((n, el) => n + stats.of(el).chars, 0);
-    if (!inside && run.chars > pickedChars * SETTINGS.listOverPrimary) picked = [run.parent];
+    if (!inside && run.chars > pickedChars * SETTINGS.listOverPrimary && !run.bare) picked = [run.parent];
+    // A run of cards (teasers, each an <article> or titled by a heading) beside a longer intro, or of linked
+    // titles only, joins it in the page's order: a category's description and its posts are both the page.
+    else if (!inside && kind === "listing" && run.cards) {
+      picked = withGrid(picked, run.parent);
+      listing = true;
+    }
     // Kept whole only where it is most of what was taken: a grid of teasers under an article is pruned as before.
-    listing = run.chars * 2 > stats.of(picked[0]!).chars;
+    listing ||= run.chars * 2 > stats.of(picked[0]!).chars;
   }
   const kept = listing ? [run!] : [];
   // A shop's grid beside the prose that scored as the content (a category's intro, a buyer's guide, an FAQ)
