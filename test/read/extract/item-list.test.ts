@@ -151,3 +151,20 @@ describe("a listing of title-only cards", () => {
     expect(largestItemRun(body, stats, true)?.items.length).toBe(6);
   });
 });
+
+describe("a card's header", () => {
+  it("keeps the header of every card of an archive, though it is all the card's text", () => {
+    const cards = TOOLS.map(
+      (t, i) =>
+        `<article class="excerpt"><a href="/p/${i}"><img src="/i${i}.jpg" alt=""></a><header class="excerpt-header"><h2><a href="/p/${i}">Restoring an old ${t.toLowerCase()}</a></h2></header></article>`,
+    ).join("\n");
+    const doc = parseHtml(
+      `<!doctype html><html><body><header class="site-header"><a href="/">Workshop blog</a></header><div class="posts">${cards}</div></body></html>`,
+    );
+    cleanTree(doc);
+    const text = textContent(doc);
+    expect(text).toContain("Restoring an old planer");
+    expect(text).toContain("Restoring an old sander");
+    expect(text).not.toContain("Workshop blog");
+  });
+});
