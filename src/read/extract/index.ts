@@ -6,6 +6,7 @@ import type { Document, Element } from "./dom.js";
 import { findFirst, isAncestor, isTag, parseHtml } from "./dom.js";
 import { trimLeadingStubs, trimTrailingStubs } from "./edge-lines.js";
 import { largestItemRun } from "./item-list.js";
+import { dropItemTwins } from "./item-twins.js";
 import { isLandingPage } from "./landing-page.js";
 import { baseUrlOf, usefulLinks } from "./links.js";
 import { leadBefore, scoreContainers, topCandidate, withSiblings } from "./main-content.js";
@@ -230,6 +231,8 @@ function mainContent(
       ? proselessItems(root, region, kind, stats)
       : { items: new Set<Element>(), parents: [] };
   for (const r of kept) for (const it of r.items) items.add(it);
+  // A listing's items are kept whole, their twin title blocks too unless dropped here.
+  if (listing) dropItemTwins(kept.flatMap((r) => r.items));
   const held = [...chosen, ...parents, ...kept.map((r) => r.parent)];
   if (listing) pruneContent(picked, scores, stats, held, items);
   else
