@@ -202,9 +202,9 @@ function mainContent(
     const inside = picked.some((el) => el === run.parent || isAncestor(el, run.parent));
     const pickedChars = picked.reduce((n, el) => n + stats.of(el).chars, 0);
     if (!inside && run.chars > pickedChars * SETTINGS.listOverPrimary && !run.bare) picked = [run.parent];
-    // A run of cards (teasers, each an <article> or titled by a heading) beside a longer intro, or of linked
-    // titles only, joins it in the page's order: a category's description and its posts are both the page.
-    else if (!inside && kind === "listing" && run.cards) {
+    // A run of cards of a linked title only (each an <article> or titled by a heading, all link like a menu's
+    // entries) joins the intro in the page's order: a category's description and its posts are both the page.
+    else if (!inside && kind === "listing" && run.bare) {
       picked = withGrid(picked, run.parent);
       listing = true;
     }
