@@ -261,8 +261,9 @@ class ItemParts {
       const grid = card?.parent;
       if (!card || !grid || !isTag(card) || !isTag(grid)) return false;
       if (this.alikeCount(grid, card) < SETTINGS.listMinItems) continue;
-      // A card that is all caption is a captioned picture (a gallery's teaser), not an item with a title block.
-      if (this.stats.of(card).chars <= this.stats.of(el).chars) return false;
+      // A card that is all caption is a captioned picture (a gallery's teaser), not an item with a title block;
+      // a <header> is a title block whatever else the card holds (an archive's cards of a linked title only).
+      if (this.stats.of(card).chars <= this.stats.of(el).chars && el.name !== "header") return false;
       // The part is the card's title block, or its rating as a figure ("Rated 4.6 out of 5 stars", "4.35 avg
       // rating — 9,993 ratings"), a fact of the item as its price is; not a credit, a star widget of words to
       // click ("Rate this book") or a poster's card.

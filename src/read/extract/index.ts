@@ -6,6 +6,7 @@ import type { Document, Element } from "./dom.js";
 import { findFirst, isAncestor, isTag, parseHtml } from "./dom.js";
 import { trimLeadingStubs, trimTrailingStubs } from "./edge-lines.js";
 import { largestItemRun } from "./item-list.js";
+import { dropItemTwins } from "./item-twins.js";
 import { isLandingPage } from "./landing-page.js";
 import { baseUrlOf, usefulLinks } from "./links.js";
 import { leadBefore, scoreContainers, topCandidate, withSiblings } from "./main-content.js";
@@ -194,15 +195,22 @@ function mainContent(
   // container beside it that holds less (a category page's intro, a lead story).
   // A page that says nothing about itself is a listing when its items are most of its text: an article or a
   // service page that declares no kind holds its prose besides any grid of teasers.
-  let run = kind === "listing" || kind === "unknown" ? largestItemRun(root, stats) : undefined;
+  let run =
+    kind === "listing" || kind === "unknown" ? largestItemRun(root, stats, kind === "listing") : undefined;
   if (run && kind === "unknown" && !isUndeclaredListing(run, chosen, root, stats)) run = undefined;
   let listing = false;
   if (run) {
     const inside = picked.some((el) => el === run.parent || isAncestor(el, run.parent));
     const pickedChars = picked.reduce((n, el) => n + stats.of(el).chars, 0);
-    if (!inside && run.chars > pickedChars * SETTINGS.listOverPrimary) picked = [run.parent];
+    if (!inside && run.chars > pickedChars * SETTINGS.listOverPrimary && !run.bare) picked = [run.parent];
+    // A run of cards of a linked title only (each an <article> or titled by a heading, all link like a menu's
+    // entries) joins the intro in the page's order: a category's description and its posts are both the page.
+    else if (!inside && kind === "listing" && run.bare) {
+      picked = withGrid(picked, run.parent);
+      listing = true;
+    }
     // Kept whole only where it is most of what was taken: a grid of teasers under an article is pruned as before.
-    listing = run.chars * 2 > stats.of(picked[0]!).chars;
+    listing ||= run.chars * 2 > stats.of(picked[0]!).chars;
   }
   const kept = listing ? [run!] : [];
   // A shop's grid beside the prose that scored as the content (a category's intro, a buyer's guide, an FAQ)
@@ -215,12 +223,17 @@ function mainContent(
     }
     kept.push(grid);
   }
+  // On a listing whose best container is only its intro, the region taken around it (short of the whole body)
+  // is the listing: its runs of items (a recipe index's carousels under the category's description) are content.
+  const region = kind === "listing" && !listing && !picked.includes(root) ? [...chosen, ...picked] : chosen;
   // In the names-blind pass the page's menus and footers are still there, and may be built as alike items.
   const { items, parents } =
     mode === "strict"
-      ? proselessItems(root, chosen, kind, stats)
+      ? proselessItems(root, region, kind, stats)
       : { items: new Set<Element>(), parents: [] };
   for (const r of kept) for (const it of r.items) items.add(it);
+  // A listing's items are kept whole, their twin title blocks too unless dropped here.
+  if (listing) dropItemTwins(kept.flatMap((r) => r.items));
   const held = [...chosen, ...parents, ...kept.map((r) => r.parent)];
   if (listing) pruneContent(picked, scores, stats, held, items);
   else

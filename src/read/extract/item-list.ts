@@ -16,6 +16,13 @@ export interface ItemRun {
   named: boolean;
   /** Most items carry a price: a shop's grid (`isPricedRun`). */
   priced: boolean;
+  /** Every item is a card (`isCard`). */
+  cards: boolean;
+  /**
+   * Its items are all link and short, as a menu's are, and only their build says they are cards (a recipe
+   * archive's linked titles): a list only where the page says it is a listing.
+   */
+  bare: boolean;
 }
 
 function classTokens(el: Element): string[] {
@@ -88,24 +95,30 @@ export function itemRuns(root: Element, stats: TextStatsIndex): ItemRun[] {
       let linkChars = 0;
       for (const it of items) linkChars += stats.of(it).linkChars;
       const priced = isPricedRun(items, stats);
-      if (
+      const cards = items.every((it) => isCard(it, stats));
+      const bare =
         linkChars > chars * SETTINGS.listMaxLinkShare &&
         chars < items.length * SETTINGS.listBareItemChars &&
-        !priced
-      )
-        continue;
+        !priced;
+      if (bare && !cards) continue;
       const sharesName = keys.get(items[0]!)!.length > items[0]!.name.length + 1;
       const named = sharesName || items.every((it) => !classTokens(it).length);
-      runs.push({ parent: el, items, chars, named, priced });
+      runs.push({ parent: el, items, chars, named, priced, cards, bare });
     }
     return true;
   });
   return runs;
 }
 
-/** The page's largest run of items built alike (`itemRuns`). */
-export function largestItemRun(root: Element, stats: TextStatsIndex): ItemRun | undefined {
+/** A teaser card: an `<article>` of its own, or a block titled by a heading (a menu's entries are bare links). */
+function isCard(el: Element, stats: TextStatsIndex): boolean {
+  return el.name === "article" || stats.of(el).headings > 0;
+}
+
+/** The page's largest run of items built alike (`itemRuns`); runs of bare cards only on a listing. */
+export function largestItemRun(root: Element, stats: TextStatsIndex, listing = false): ItemRun | undefined {
   let best: ItemRun | undefined;
-  for (const run of itemRuns(root, stats)) if (!best || run.chars > best.chars) best = run;
+  for (const run of itemRuns(root, stats))
+    if ((listing || !run.bare) && (!best || run.chars > best.chars)) best = run;
   return best;
 }

@@ -29,7 +29,8 @@ export function proselessItems(
   if ((runningProse(root, stats).get(root) ?? 0) >= SETTINGS.listUndeclaredMaxProse) return none;
   const found = { items: new Set<Element>(), parents: [] as Element[] };
   for (const run of itemRuns(root, stats)) {
-    if (!run.named || !chosen.some((c) => c === run.parent || isAncestor(c, run.parent))) continue;
+    if (!run.named || (run.bare && kind !== "listing")) continue;
+    if (!chosen.some((c) => c === run.parent || isAncestor(c, run.parent))) continue;
     found.parents.push(run.parent);
     for (const it of run.items) found.items.add(it);
   }

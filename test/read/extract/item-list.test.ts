@@ -106,3 +106,65 @@ describe("a card's rating", () => {
     expect(textContent(doc)).not.toContain("Rate this boot");
   });
 });
+
+// A blog's category archive: the category's long description, then its posts as cards of a linked title only,
+// each as short and all-link as a menu's entry.
+function titleCardArchive(): string {
+  const sentence = (i: number) =>
+    `<p>Going without plastic starts small, step ${i}: a bottle you refill, a bag you carry, a jar you bring to the market, and a habit that grows from there.</p>`;
+  const titles = [
+    "Eight easy swaps",
+    "Refill a jar",
+    "Compost at home",
+    "Mend a shirt",
+    "Skip the straw",
+    "Shop in bulk",
+  ];
+  return `<!doctype html><html><head><title>For beginners</title></head><body>
+<header><nav><a href="/">Home</a> <a href="/blog">Blog</a></nav></header>
+<div class="wrap"><h1>For beginners</h1><div class="description">${[1, 2, 3, 4, 5, 6, 7].map(sentence).join("")}</div>
+<div class="posts">${titles
+    .map(
+      (t, i) =>
+        `<article class="excerpt"><a href="/p/${i}"><img src="/i${i}.jpg" alt=""></a><h2><a href="/p/${i}">${t}</a></h2></article>`,
+    )
+    .join("")}</div></div>
+<footer><p>Blog footer</p></footer></body></html>`;
+}
+
+describe("a listing of title-only cards", () => {
+  it("keeps the cards beside the category's description, though each is all link", async () => {
+    const { markdown } = await extractMarkdown(
+      titleCardArchive(),
+      "https://blog.example.com/category/beginners/",
+    );
+    expect(markdown).toContain("a habit that grows from there");
+    expect(markdown).toContain("Compost at home");
+    expect(markdown).toContain("Shop in bulk");
+  });
+
+  it("does not take them for a list on a page that does not say it is a listing", async () => {
+    const doc = parseHtml(titleCardArchive());
+    const body = findFirst(doc, (el) => el.name === "body")!;
+    const stats = new TextStatsIndex(body);
+    expect(largestItemRun(body, stats)).toBeUndefined();
+    expect(largestItemRun(body, stats, true)?.items.length).toBe(6);
+  });
+});
+
+describe("a card's header", () => {
+  it("keeps the header of every card of an archive, though it is all the card's text", () => {
+    const cards = TOOLS.map(
+      (t, i) =>
+        `<article class="excerpt"><a href="/p/${i}"><img src="/i${i}.jpg" alt=""></a><header class="excerpt-header"><h2><a href="/p/${i}">Restoring an old ${t.toLowerCase()}</a></h2></header></article>`,
+    ).join("\n");
+    const doc = parseHtml(
+      `<!doctype html><html><body><header class="site-header"><a href="/">Workshop blog</a></header><div class="posts">${cards}</div></body></html>`,
+    );
+    cleanTree(doc);
+    const text = textContent(doc);
+    expect(text).toContain("Restoring an old planer");
+    expect(text).toContain("Restoring an old sander");
+    expect(text).not.toContain("Workshop blog");
+  });
+});

@@ -99,3 +99,33 @@ describe("runs of items", () => {
     expect(runs.find((r) => r.parent.attribs.class === "page")?.named).toBe(false);
   });
 });
+
+// A recipe index: the category's description, then carousels of cards that are each one link (a photo, the
+// rating line and the title), no run of them the larger part of the page.
+function recipeIndex(): string {
+  const dishes = ["Crispy Tofu Bowls", "Lemon Salmon Bites", "Chickpea Tacos", "Garlic Potato Wedges"];
+  const carousel = (shelf: number) =>
+    `<section><h2>Shelf ${shelf} of favourites</h2><div class="carousel">${[0, 1, 2, 3, 4]
+      .map(
+        (i) =>
+          `<article class="cell"><span>${10 + i} reviews / 4.${i} average</span><a href="/r/${shelf}-${i}"><img src="/p${i}.jpg" alt=""><h3>${dishes[(shelf + i) % dishes.length]} number ${shelf}.${i}</h3></a></article>`,
+      )
+      .join("")}</div></section>`;
+  return `<!doctype html><html><head><title>Air fryer recipes</title></head><body>
+<header><nav><a href="/">Home</a> <a href="/recipes">Recipes</a> <a href="/about">About</a></nav></header>
+<div class="site-inner"><section><div class="intro"><h1>Air fryer recipes</h1><p>Crisp, quick and easy: these are the dinners we make most in the air fryer, with little oil and a short clean-up afterwards.</p></div></section>
+${[1, 2, 3].map(carousel).join("")}</div>
+<footer><p>Recipe site footer</p></footer></body></html>`;
+}
+
+describe("a listing whose best container is its intro", () => {
+  it("keeps the cards of the runs in the region around the intro", async () => {
+    const { markdown } = await extractMarkdown(
+      recipeIndex(),
+      "https://recipes.example.com/category/air-fryer/",
+    );
+    expect(markdown).toContain("these are the dinners we make most");
+    expect(markdown).toContain("Lemon Salmon Bites number 1.0");
+    expect(markdown).toContain("Chickpea Tacos number 3.3");
+  });
+});
