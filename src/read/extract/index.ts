@@ -225,12 +225,10 @@ function mainContent(
   }
   // On a listing whose best container is only its intro, the region taken around it (short of the whole body)
   // is the listing: its runs of items (a recipe index's carousels under the category's description) are content.
-  const region = kind === "listing" && !listing && !picked.includes(root) ? [...chosen, ...picked] : chosen;
+  const scope = kind === "listing" && !listing && !picked.includes(root) ? [...chosen, ...picked] : chosen;
   // In the names-blind pass the page's menus and footers are still there, and may be built as alike items.
   const { items, parents } =
-    mode === "strict"
-      ? proselessItems(root, region, kind, stats)
-      : { items: new Set<Element>(), parents: [] };
+    mode === "strict" ? proselessItems(root, scope, kind, stats) : { items: new Set<Element>(), parents: [] };
   for (const r of kept) for (const it of r.items) items.add(it);
   // A listing's items are kept whole, their twin title blocks too unless dropped here.
   if (listing) dropItemTwins(kept.flatMap((r) => r.items));
