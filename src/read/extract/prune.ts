@@ -1,3 +1,4 @@
+import { isBoldLine } from "./bold-lines.js";
 import type { Element } from "./dom.js";
 import {
   classNames,
@@ -144,7 +145,9 @@ function looksLikeWidget(
     s.headings === 0 &&
     (s.images === 0 || s.images > 2) &&
     !isPrice(collapseWhitespace(textContent(el))) &&
-    !(specs && (holdsDefinition(el) || inBuyBox(el)))
+    !(specs && (holdsDefinition(el) || inBuyBox(el))) &&
+    // A line set all in bold is a heading by its type ("4. Quit Tobacco Use" over its paragraphs).
+    !isBoldLine(el)
   )
     return true;
   const density = stats.linkDensity(el);
