@@ -14,6 +14,13 @@ export const SETTINGS = {
   /** A paragraph credits this many levels of ancestors (parent fully, grandparent half, then 1/(3·level)). */
   creditLevels: 5,
   /** Class/id names that speak for or against content (`POSITIVE`/`NEGATIVE`) weigh this much each. */
+  /**
+   * An author's card is looked for in this many blocks at the end of the content (and in its first block): it
+   * closes the post, after which come at most a date line or a share row.
+   */
+  bioTailBlocks: 3,
+  /** Content of fewer blocks than this is too short to carry an author's card besides the article. */
+  bioMinBlocks: 5,
   nameWeight: 25,
   /** schema.org `itemprop="articleBody"`: the publisher's own word for where the article is. */
   articleBodyWeight: 50,
