@@ -39,12 +39,19 @@ function writers(byline: string): string[][] {
   return out;
 }
 
+// The card's own label before the name ("About the author: Craig Hull is…").
+const CARD_LABEL = /^(?:about the (?:author|writer)|über (?:den autor|die autorin))\s*:?\s*/i;
+// An apposition after the name ("Geri Mileva, an experienced network engineer…, specializes in…").
+const APPOSITION = /^,\s+(?:a|an|the)\s/i;
+
 function opensWithWriter(block: string, names: string[][]): boolean {
+  const text = block.replace(CARD_LABEL, "");
   for (const forms of names) {
     for (const name of forms) {
-      if (!block.startsWith(name)) continue;
-      const next = block.slice(name.length).match(/^\s+(\p{L}+)/u);
-      if (next && BIO_VERB.test(next[1]!)) return true;
+      if (!text.startsWith(name)) continue;
+      const rest = text.slice(name.length);
+      const next = rest.match(/^\s+(\p{L}+)/u);
+      if ((next && BIO_VERB.test(next[1]!)) || APPOSITION.test(rest)) return true;
     }
   }
   return false;

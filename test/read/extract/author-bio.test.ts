@@ -22,6 +22,17 @@ describe("extractMarkdown: the author's card under a post", () => {
     expect(markdown).not.toContain("two cats");
   });
 
+  it("drops a card behind its label or with an apposition after the name", async () => {
+    for (const card of [
+      "<p>About the author: Rebecca Norris is a freelance writer who has covered homes and entertaining for a decade.</p>",
+      "<p>Rebecca Norris, an experienced writer on homes and entertaining, specializes in small dinners for large families.</p>",
+    ]) {
+      const { markdown } = await extractMarkdown(page(card), "https://mag.example.com/hosting-trends");
+      expect(markdown).toContain("small rituals");
+      expect(markdown).not.toContain("Rebecca Norris");
+    }
+  });
+
   it("keeps a closing block about someone else", async () => {
     const card = `<p>Maria Lopez is the caterer behind the dinners in these photos, and she plans each menu with the host a month ahead.</p>`;
     const { markdown } = await extractMarkdown(page(card), "https://mag.example.com/hosting-trends");
