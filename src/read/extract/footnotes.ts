@@ -3,7 +3,7 @@ import { isTag } from "./dom.js";
 
 // A name that says "notes": the article's footnotes or endnotes (`section.footnotes`, `ol.wp-block-footnotes`,
 // `div.footnote-definition`).
-const NOTES_NAME = /foot-?notes?|end-?notes?/i;
+const NOTES_NAME = /(?:^|[\s_-])(?:foot|end)-?notes?/i;
 
 /**
  * True when the element is named for notes and holds a link back into the page (the "↩" of each note to where
