@@ -1,3 +1,4 @@
+import { collapseWhitespace } from "./dom.js";
 import { SETTINGS } from "./settings.js";
 
 // What a note about the writer says right after their name ("Sara Coughlin is a writer and editor…",
@@ -26,7 +27,9 @@ export function dropAuthorBio(blocks: string[], byline: string | undefined): str
 /** Each writer of a byline ("By A B, C D and E F, The Gazette") as their full name and their first name. */
 function writers(byline: string): string[][] {
   const out: string[][] = [];
-  for (const part of byline.replace(/^by\s+/i, "").split(/\s*(?:,|;|&|\band\b)\s*/i)) {
+  // A byline is a few names: a longer one (a page's hostile metadata) is cut before any pattern reads it.
+  const text = collapseWhitespace(byline.slice(0, SETTINGS.bylineMaxChars));
+  for (const part of text.replace(/^by\s+/i, "").split(/\s*(?:,|;|&|\band\b)\s*/i)) {
     const words = part
       .replace(/\([^)]*\)/g, " ")
       .trim()

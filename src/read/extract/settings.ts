@@ -21,6 +21,8 @@ export const SETTINGS = {
    * closes the post, after which come at most a date line or a share row.
    */
   bioTailBlocks: 3,
+  /** A byline longer than this is cut before its names are read (names are short; the rest is noise). */
+  bylineMaxChars: 300,
   /** Content of fewer blocks than this is too short to carry an author's card besides the article. */
   bioMinBlocks: 5,
   nameWeight: 25,

@@ -39,3 +39,12 @@ describe("extractMarkdown: the author's card under a post", () => {
     expect(markdown).toContain("Maria Lopez is the caterer");
   });
 });
+
+describe("extractMarkdown: a hostile byline", () => {
+  it("reads a byline of a million spaces in linear time", async () => {
+    const html = `<html><head><meta name="author" content="A${" ".repeat(1_000_000)}B"></head><body><main><article><h1>Title</h1>${"<p>Some words of the article that make a paragraph long enough to be read as prose here.</p>".repeat(6)}</article></main></body></html>`;
+    const t0 = performance.now();
+    await extractMarkdown(html, "https://mag.example.com/post");
+    expect(performance.now() - t0).toBeLessThan(3000);
+  });
+});
