@@ -1,5 +1,6 @@
 import type { Element } from "./dom.js";
 import { isHeading, isTag } from "./dom.js";
+import { SETTINGS } from "./settings.js";
 
 // Names that mean page furniture whatever else the class list says ("jp-relatedposts",
 // "sharedaddy jp-post-flair"): consent banners, share bars, related-content teasers, author boxes, and a
@@ -53,7 +54,13 @@ export function chromeKind(el: Element): ChromeKind | undefined {
   const cls = el.attribs.class;
   if (COMMENTS.test(name)) return "comments";
   if (STRONG.test(name)) return cls?.split(/\s+/).some((t) => CONTENT_TOKEN.test(t)) ? undefined : "chrome";
-  if (WEAK.test(name) && !CONTENT_HINT.test(name) && !PART_HEADER.test(name) && !isNamedHeading(el, name))
+  if (
+    WEAK.test(name) &&
+    !CONTENT_HINT.test(name) &&
+    !PART_HEADER.test(name) &&
+    !isNamedHeading(el, name) &&
+    !inHeading(el)
+  )
     return "chrome";
   return undefined;
 }
@@ -77,6 +84,17 @@ export function namesFurniture(el: Element): boolean {
 /** A heading named "…-header" ("wprm-recipe-ingredients-header", "section-heading") names itself, not the page's header. */
 function isNamedHeading(el: Element, name: string): boolean {
   return isHeading(el) && /\w[-_](?:header|heading)(?:$|\s)/i.test(name);
+}
+
+/**
+ * Inside a heading, a name such as "header" is the heading's own (mdBook writes every heading's text as
+ * `<h2><a class="header" href="#…">`): its words are the heading's, not a page header's.
+ */
+function inHeading(el: Element): boolean {
+  let up = el.parent;
+  for (let level = 0; up && isTag(up) && level < SETTINGS.headingWrapperLevels; level++, up = up.parent)
+    if (isHeading(up)) return true;
+  return false;
 }
 
 /** Documentation generators name sections after their heading ("sharing-with-a-single-developer"). */

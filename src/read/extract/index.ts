@@ -1,3 +1,4 @@
+import { dropAuthorBio } from "./author-bio.js";
 import { dropBoilerplateText } from "./boilerplate-text.js";
 import { cleanTree } from "./clean.js";
 import { dropConsentDialogs } from "./consent-dialogs.js";
@@ -64,7 +65,7 @@ export async function extractMarkdown(html: string, url: string): Promise<Extrac
   if (streamed) placeStreamedContent(doc);
   revealServerView(doc);
   if (holdsOnlyFurniture(doc)) return { ...meta, markdown: "", links: [] };
-  let best = extract(doc, "strict", declaredTitle, kind);
+  let best = extract(doc, "strict", declaredTitle, kind, meta.byline);
   // A short primary may mean a name or landmark took the article with it (a "sidebar" layout wrapper, an
   // unclosed <header>); a second pass that trusts no names wins when it finds clearly more.
   if (best.markdown.length < SETTINGS.minPrimaryChars) {
@@ -73,7 +74,7 @@ export async function extractMarkdown(html: string, url: string): Promise<Extrac
     if (streamed) placeStreamedContent(again);
     revealServerView(again);
     dropConsentDialogs(again);
-    const loose = extract(again, "loose", declaredTitle, kind);
+    const loose = extract(again, "loose", declaredTitle, kind, meta.byline);
     if (loose.markdown.length > best.markdown.length * SETTINGS.looseOverPrimary) best = loose;
   }
   return { ...meta, markdown: best.markdown, links: usefulLinks(best.hrefs, baseUrl, url) };
@@ -84,6 +85,7 @@ function extract(
   mode: "strict" | "loose",
   title: string | undefined,
   kind: PageKind,
+  byline?: string,
 ): Rendered {
   cleanTree(doc, mode, kind === "forum");
   if (kind === "product") dropReviewBlocks(doc);
@@ -109,7 +111,12 @@ function extract(
   // items are short lines by nature and stay.
   if (content.listing) return rendered;
   // A shop's sections about other products and buyers' reviews follow the product's own.
-  const own = kind === "product" ? dropOffProductSections(rendered.blocks) : rendered.blocks;
+  const own =
+    kind === "product"
+      ? dropOffProductSections(rendered.blocks)
+      : kind === "forum"
+        ? rendered.blocks
+        : dropAuthorBio(rendered.blocks, byline);
   const trimmed = trimLeadingStubs(trimTrailingStubs(own));
   // A section a shop or a blog template carries twice (for narrow and wide screens) is read once; on a page of no
   // declared kind only a run of blocks said again in order is, since documentation repeats single blocks

@@ -1,3 +1,4 @@
+import { isBoldLine } from "./bold-lines.js";
 import type { Element } from "./dom.js";
 import {
   classNames,
@@ -12,6 +13,7 @@ import {
 } from "./dom.js";
 import { classWeight } from "./main-content.js";
 import { isPrice } from "./price.js";
+import { isSourceList } from "./reference-lists.js";
 import { SETTINGS } from "./settings.js";
 import { isDataTable } from "./table.js";
 import type { TextStatsIndex } from "./text-stats.js";
@@ -119,6 +121,8 @@ function looksLikeWidget(
   // reference" under each data type, a setup step per language in a tab pane), not the site's navigation,
   // which cleaning took with the sidebar; a table of contents links within the page and still goes.
   if (docs && (isList || el.attribs.role === "tabpanel") && linksAway(el)) return false;
+  // A list of links under "References" or "Sources" is the article's citations.
+  if (isList && isSourceList(el)) return false;
   // An image grid, unless its list items carry sentences (a recipe's steps with a photo each), or it is a
   // landing page's headed card with its icons (a feature's name and line under a pictogram).
   const textItems = s.items >= 2 && s.chars / s.items >= 40;
@@ -144,7 +148,9 @@ function looksLikeWidget(
     s.headings === 0 &&
     (s.images === 0 || s.images > 2) &&
     !isPrice(collapseWhitespace(textContent(el))) &&
-    !(specs && (holdsDefinition(el) || inBuyBox(el)))
+    !(specs && (holdsDefinition(el) || inBuyBox(el))) &&
+    // A line set all in bold is a heading by its type ("4. Quit Tobacco Use" over its paragraphs).
+    !isBoldLine(el)
   )
     return true;
   const density = stats.linkDensity(el);

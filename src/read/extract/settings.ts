@@ -14,6 +14,17 @@ export const SETTINGS = {
   /** A paragraph credits this many levels of ancestors (parent fully, grandparent half, then 1/(3·level)). */
   creditLevels: 5,
   /** Class/id names that speak for or against content (`POSITIVE`/`NEGATIVE`) weigh this much each. */
+  /** A name inside a heading, this many wrappers deep at most, is the heading's own (its link, its text span). */
+  headingWrapperLevels: 3,
+  /**
+   * An author's card is looked for in this many blocks at the end of the content (and in its first block): it
+   * closes the post, after which come at most a date line or a share row.
+   */
+  bioTailBlocks: 3,
+  /** A byline longer than this is cut before its names are read (names are short; the rest is noise). */
+  bylineMaxChars: 300,
+  /** Content of fewer blocks than this is too short to carry an author's card besides the article. */
+  bioMinBlocks: 5,
   nameWeight: 25,
   /** schema.org `itemprop="articleBody"`: the publisher's own word for where the article is. */
   articleBodyWeight: 50,
