@@ -17,6 +17,7 @@ import type { PageDates } from "./page-dates.js";
 import { type PageKind, pageKind } from "./page-kind.js";
 import { pageTextBlocks } from "./page-text.js";
 import { dropPosterStats } from "./poster-stats.js";
+import { declaredDescription, withDeclaredDescription } from "./product-data.js";
 import { dropOffProductSections } from "./product-sections.js";
 import { proselessItems } from "./proseless-items.js";
 import { pruneContent } from "./prune.js";
@@ -58,6 +59,7 @@ export async function extractMarkdown(html: string, url: string): Promise<Extrac
   const baseUrl = baseUrlOf(doc, url);
   const declaredTitle = documentTitle(doc);
   const kind = pageKind(doc, url);
+  const description = kind === "product" ? declaredDescription(doc) : undefined;
   const streamed = hasStreamedContent(html);
   if (streamed) placeStreamedContent(doc);
   revealServerView(doc);
@@ -74,7 +76,11 @@ export async function extractMarkdown(html: string, url: string): Promise<Extrac
     const loose = extract(again, "loose", declaredTitle, kind);
     if (loose.markdown.length > best.markdown.length * SETTINGS.looseOverPrimary) best = loose;
   }
-  return { ...meta, markdown: best.markdown, links: usefulLinks(best.hrefs, baseUrl, url) };
+  // A description the page draws by script is in its declaration only.
+  const markdown = description
+    ? withDeclaredDescription(best.blocks, description).join("\n\n")
+    : best.markdown;
+  return { ...meta, markdown, links: usefulLinks(best.hrefs, baseUrl, url) };
 }
 
 function extract(

@@ -168,6 +168,14 @@ export const SETTINGS = {
   /** …and it repeats the thread when this share of its runs stands earlier on the page. */
   quoteSeenShare: 0.6,
 
+  // ── A product's declared data (product-data.ts) ──
+  /** JSON-LD is read this many objects deep for a Product (a `@graph` of nested offers and variants). */
+  linkedDataDepth: 6,
+  /** A declared description shorter than this many words is a tagline the page shows in its own way. */
+  declaredDescriptionMinWords: 20,
+  /** The description is added when fewer than this share of its words are in the content already. */
+  declaredDescriptionSaidShare: 0.5,
+
   // ── Sections a page carries twice (repeated-blocks.ts) ──
   /** A rendered block this long that says what an earlier one said is a second copy ("Add to cart" recurs by design). */
   repeatedBlockMinChars: 30,
