@@ -144,6 +144,9 @@ export const SETTINGS = {
   /** …unless its furniture holds a mostly unlinked paragraph this long: the page in a misnamed wrapper. */
   noContentProseChars: 120,
 
+  /** On a product page, a heading this short over a short value is a specification's label ("Manufacturer"). */
+  headedValueMaxLabelChars: 40,
+
   // ── Landing pages (landing-page.ts) ──
   /** A page that declares nothing is a stack of sections with at least this many section headings (h2, h3)… */
   landingMinHeadings: 5,
