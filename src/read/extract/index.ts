@@ -5,6 +5,7 @@ import { limitDepth } from "./depth-limit.js";
 import type { Document, Element } from "./dom.js";
 import { findFirst, isAncestor, isTag, parseHtml } from "./dom.js";
 import { trimLeadingStubs, trimTrailingStubs } from "./edge-lines.js";
+import { dropFormStates } from "./form-states.js";
 import { largestItemRun } from "./item-list.js";
 import { isLandingPage } from "./landing-page.js";
 import { baseUrlOf, usefulLinks } from "./links.js";
@@ -112,8 +113,9 @@ function extract(
   // Furniture lines around the article (dates, bylines, labels, appeals) are cut at both ends; a listing's
   // items are short lines by nature and stay.
   if (content.listing) return rendered;
-  // A shop's sections about other products and buyers' reviews follow the product's own.
-  const own = kind === "product" ? dropOffProductSections(rendered.blocks) : rendered.blocks;
+  // A shop's sections about other products and buyers' reviews follow the product's own; its forms' error
+  // states are in the page for a script to show.
+  const own = kind === "product" ? dropFormStates(dropOffProductSections(rendered.blocks)) : rendered.blocks;
   const trimmed = trimLeadingStubs(trimTrailingStubs(own));
   // A section a shop or a blog template carries twice (for narrow and wide screens) is read once; on a page of no
   // declared kind only a run of blocks said again in order is, since documentation repeats single blocks

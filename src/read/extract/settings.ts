@@ -179,6 +179,10 @@ export const SETTINGS = {
   /** The description is added when fewer than this share of its words are in the content already. */
   declaredDescriptionSaidShare: 0.5,
 
+  // ── Forms' error states on product pages (form-states.ts) ──
+  /** A block this short that reads as a form's error message ("Oops! Something went wrong.") is one; a longer one is prose. */
+  formStateMaxChars: 200,
+
   // ── Sections a page carries twice (repeated-blocks.ts) ──
   /** A rendered block this long that says what an earlier one said is a second copy ("Add to cart" recurs by design). */
   repeatedBlockMinChars: 30,
