@@ -17,7 +17,10 @@ const STATES =
 
 describe("product pages: a form's error states", () => {
   it("drops the messages a script shows when a submission fails", async () => {
-    const { markdown } = await extractMarkdown(page("product", STATES), "https://example.org/products/gaiters");
+    const { markdown } = await extractMarkdown(
+      page("product", STATES),
+      "https://example.org/products/gaiters",
+    );
     expect(markdown).toContain("stretch cuff hugs the ankle");
     expect(markdown).not.toContain("Something went wrong");
     expect(markdown).not.toContain("valid postal code");
@@ -27,7 +30,10 @@ describe("product pages: a form's error states", () => {
     const prose =
       "<p>If the strap ever snaps on the trail, something went wrong in our stitching: send the pair back and we " +
       "will replace it at no cost, with a note on what we changed since.</p>";
-    const { markdown } = await extractMarkdown(page("product", prose), "https://example.org/products/gaiters");
+    const { markdown } = await extractMarkdown(
+      page("product", prose),
+      "https://example.org/products/gaiters",
+    );
     expect(markdown).toContain("something went wrong in our stitching");
   });
 });
