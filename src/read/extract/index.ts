@@ -34,6 +34,7 @@ import { dropSignatures } from "./signatures.js";
 import { hasStreamedContent, placeStreamedContent } from "./streamed-content.js";
 import { TextStatsIndex } from "./text-stats.js";
 import { dropTitleHeading } from "./title-heading.js";
+import { dropTooltips } from "./tooltips.js";
 import { isUndeclaredListing } from "./undeclared-listing.js";
 
 export interface ExtractedPage {
@@ -92,6 +93,7 @@ function extract(
 ): Rendered {
   cleanTree(doc, mode, kind === "forum");
   if (kind === "product") dropReviewBlocks(doc);
+  dropTooltips(doc);
   if (kind === "forum") {
     dropPosterStats(doc);
     dropSignatures(doc);
