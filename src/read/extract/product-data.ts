@@ -3,7 +3,7 @@ import { collapseWhitespace, findAll, parseHtml, textContent } from "./dom.js";
 import { SETTINGS } from "./settings.js";
 
 // A shop declares its product in JSON-LD for search engines, and some draw the description on the page only by
-// script from the same data (a sock's "Stay-Up Technology" paragraphs): the served HTML then holds the name and
+// script from the same data (its features, its materials): the served HTML then holds the name and
 // the buy box, and the description only in the declaration. It is the publisher's own text about the product,
 // read only where the page's content does not already say it.
 

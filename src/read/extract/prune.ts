@@ -177,8 +177,8 @@ function inDefinition(el: Element): boolean {
 
 /**
  * On a product page, a short unlinked block right under a short heading of its own is the value that heading
- * names ("Manufacturer" over "3M", "Part #" over the part number): a specification laid out as a heading and
- * its value, not a fragment of chrome.
+ * names ("Manufacturer" over the maker's name, "Part #" over the part number): a specification laid out as a
+ * heading and its value, not a fragment of chrome.
  */
 function isHeadedValue(el: Element, stats: TextStatsIndex): boolean {
   const s = stats.of(el);

@@ -1,7 +1,7 @@
 import type { Document, Element } from "./dom.js";
 import { classNames, removeNodes, walkElements } from "./dom.js";
 
-// A tooltip's text is drawn only while the pointer rests on its icon ("Open-back designs leak sound…" beside a
+// A tooltip's text is drawn only while the pointer rests on its icon ("open-back designs leak sound…" beside a
 // specification's label): a stylesheet hides it, so a reader of the page does not see it, and read inline it
 // runs into the label it explains. Its parts are named for it: the tooltip's own content, text or body.
 // The cheap test first: most elements' classes say nothing of tooltips.

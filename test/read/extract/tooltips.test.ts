@@ -15,7 +15,7 @@ describe("a tooltip's hidden text", () => {
       '<!doctype html><html><head><title>Headphones</title><meta property="og:type" content="product"></head>' +
       `<body><main><h1>Planar headphones</h1>${DESCRIPTION}` +
       fact(
-        "Cup style",
+        "Back design",
         "Open-back designs leak sound and isolate poorly from the room around you.",
         "Open-back",
       ) +
@@ -26,7 +26,7 @@ describe("a tooltip's hidden text", () => {
       ) +
       `${DESCRIPTION.replace("These", "The")}</main></body></html>`;
     const { markdown } = await extractMarkdown(html, "https://example.org/products/planar");
-    expect(markdown).toContain("Cup style");
+    expect(markdown).toContain("Back design");
     expect(markdown).toContain("Open-back");
     expect(markdown).not.toContain("leak sound");
     expect(markdown).not.toContain("moves air");
