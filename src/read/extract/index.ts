@@ -6,6 +6,7 @@ import { limitDepth } from "./depth-limit.js";
 import type { Document, Element } from "./dom.js";
 import { findFirst, isAncestor, isTag, parseHtml } from "./dom.js";
 import { trimLeadingStubs, trimTrailingStubs } from "./edge-lines.js";
+import { dropFormStates } from "./form-states.js";
 import { largestItemRun } from "./item-list.js";
 import { dropItemTwins } from "./item-twins.js";
 import { isLandingPage } from "./landing-page.js";
@@ -19,6 +20,7 @@ import type { PageDates } from "./page-dates.js";
 import { type PageKind, pageKind } from "./page-kind.js";
 import { pageTextBlocks } from "./page-text.js";
 import { dropPosterStats } from "./poster-stats.js";
+import { declaredDescription, withDeclaredDescription } from "./product-data.js";
 import { dropOffProductSections } from "./product-sections.js";
 import { proselessItems } from "./proseless-items.js";
 import { pruneContent } from "./prune.js";
@@ -35,6 +37,7 @@ import { dropSignatures } from "./signatures.js";
 import { hasStreamedContent, placeStreamedContent } from "./streamed-content.js";
 import { TextStatsIndex } from "./text-stats.js";
 import { dropTitleHeading } from "./title-heading.js";
+import { dropTooltips } from "./tooltips.js";
 import { isUndeclaredListing } from "./undeclared-listing.js";
 
 export interface ExtractedPage {
@@ -61,6 +64,7 @@ export async function extractMarkdown(html: string, url: string): Promise<Extrac
   const baseUrl = baseUrlOf(doc, url);
   const declaredTitle = documentTitle(doc);
   const kind = pageKind(doc, url);
+  const description = kind === "product" ? declaredDescription(doc) : undefined;
   const streamed = hasStreamedContent(html);
   if (streamed) placeStreamedContent(doc);
   revealServerView(doc);
@@ -77,7 +81,11 @@ export async function extractMarkdown(html: string, url: string): Promise<Extrac
     const loose = extract(again, "loose", declaredTitle, kind, meta.byline);
     if (loose.markdown.length > best.markdown.length * SETTINGS.looseOverPrimary) best = loose;
   }
-  return { ...meta, markdown: best.markdown, links: usefulLinks(best.hrefs, baseUrl, url) };
+  // A description the page draws by script is in its declaration only.
+  const markdown = description
+    ? withDeclaredDescription(best.blocks, description).join("\n\n")
+    : best.markdown;
+  return { ...meta, markdown, links: usefulLinks(best.hrefs, baseUrl, url) };
 }
 
 function extract(
@@ -89,6 +97,7 @@ function extract(
 ): Rendered {
   cleanTree(doc, mode, kind === "forum");
   if (kind === "product") dropReviewBlocks(doc);
+  dropTooltips(doc);
   if (kind === "forum") {
     dropPosterStats(doc);
     dropSignatures(doc);
@@ -110,10 +119,11 @@ function extract(
   // Furniture lines around the article (dates, bylines, labels, appeals) are cut at both ends; a listing's
   // items are short lines by nature and stay.
   if (content.listing) return rendered;
-  // A shop's sections about other products and buyers' reviews follow the product's own.
+  // A shop's sections about other products and buyers' reviews follow the product's own; its forms' error
+  // states are in the page for a script to show.
   const own =
     kind === "product"
-      ? dropOffProductSections(rendered.blocks)
+      ? dropFormStates(dropOffProductSections(rendered.blocks))
       : kind === "forum"
         ? rendered.blocks
         : dropAuthorBio(rendered.blocks, byline);

@@ -148,7 +148,7 @@ function looksLikeWidget(
     s.headings === 0 &&
     (s.images === 0 || s.images > 2) &&
     !isPrice(collapseWhitespace(textContent(el))) &&
-    !(specs && (holdsDefinition(el) || inBuyBox(el))) &&
+    !(specs && (holdsDefinition(el) || inBuyBox(el) || isHeadedValue(el, stats))) &&
     // A line set all in bold is a heading by its type ("4. Quit Tobacco Use" over its paragraphs).
     !isBoldLine(el)
   )
@@ -179,6 +179,21 @@ function inDefinition(el: Element): boolean {
   for (let level = 0; up && isTag(up) && level < SETTINGS.definitionWrapperLevels; level++, up = up.parent)
     if (up.name === "dd" || up.name === "dt") return true;
   return false;
+}
+
+/**
+ * On a product page, a short unlinked block right under a short heading of its own is the value that heading
+ * names ("Manufacturer" over the maker's name, "Part #" over the part number): a specification laid out as a
+ * heading and its value, not a fragment of chrome.
+ */
+function isHeadedValue(el: Element, stats: TextStatsIndex): boolean {
+  const s = stats.of(el);
+  if (!s.chars || s.linkChars) return false;
+  let prev = el.prev;
+  while (prev && !isTag(prev) && !textContent(prev).trim()) prev = prev.prev;
+  if (!prev || !isTag(prev) || !isHeading(prev)) return false;
+  const label = stats.of(prev).chars;
+  return label > 0 && label <= SETTINGS.headedValueMaxLabelChars;
 }
 
 /**

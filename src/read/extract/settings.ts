@@ -163,6 +163,9 @@ export const SETTINGS = {
   /** …unless its furniture holds a mostly unlinked paragraph this long: the page in a misnamed wrapper. */
   noContentProseChars: 120,
 
+  /** On a product page, a heading this short over a short value is a specification's label ("Manufacturer"). */
+  headedValueMaxLabelChars: 40,
+
   // ── Landing pages (landing-page.ts) ──
   /** A page that declares nothing is a stack of sections with at least this many section headings (h2, h3)… */
   landingMinHeadings: 5,
@@ -186,6 +189,18 @@ export const SETTINGS = {
   quoteMinWords: 8,
   /** …and it repeats the thread when this share of its runs stands earlier on the page. */
   quoteSeenShare: 0.6,
+
+  // ── A product's declared data (product-data.ts) ──
+  /** JSON-LD is read this many objects deep for a Product (a `@graph` of nested offers and variants). */
+  linkedDataDepth: 6,
+  /** A declared description shorter than this many words is a tagline the page shows in its own way. */
+  declaredDescriptionMinWords: 20,
+  /** The description is added when fewer than this share of its words are in the content already. */
+  declaredDescriptionSaidShare: 0.5,
+
+  // ── Forms' error states on product pages (form-states.ts) ──
+  /** A block this short that reads as a form's error message ("Oops! Something went wrong.") is one; a longer one is prose. */
+  formStateMaxChars: 200,
 
   // ── Sections a page carries twice (repeated-blocks.ts) ──
   /** A rendered block this long that says what an earlier one said is a second copy ("Add to cart" recurs by design). */

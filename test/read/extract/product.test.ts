@@ -197,6 +197,26 @@ describe("product pages: specification rows", () => {
   });
 });
 
+describe("product pages: a specification laid out as a heading over its value", () => {
+  const group = (label: string, value: string) =>
+    `<div class="group"><h3>${label}</h3><div class="group__content"><p>${value}</p></div></div>`;
+  const html = (head: string) =>
+    page(
+      head,
+      `<main><h1>Cable clips, 20 pack</h1><p>${SENTENCE}</p><h2>Specifications</h2>` +
+        `${group("Manufacturer", "Acme")}${group("Part #", "AC-4471")}<p>${SENTENCE} Boxed.</p></main>`,
+    );
+
+  it("keeps the short value under its heading", async () => {
+    const { markdown } = await extractMarkdown(
+      html('<meta property="og:type" content="product">'),
+      "https://example.org/product/cable-clips",
+    );
+    expect(markdown).toContain("Acme");
+    expect(markdown).toContain("AC-4471");
+  });
+});
+
 describe("product pages: the buy box", () => {
   it("keeps the short choices laid out in the product's form", async () => {
     const choice = (name: string) => `<div class="swatch"><span>${name}</span></div>`;
