@@ -98,8 +98,14 @@ export const SETTINGS = {
   listMinItems: 4,
   /** An item longer than this is a section or a post, not a listing's entry. */
   listItemMaxChars: 1500,
-  /** A chrome-named element this many levels below a card of a grid, named alike in the other cards, is the card's part. */
-  itemPartLevels: 3,
+  /**
+   * A chrome-named element this many levels below a card of a grid, named alike in the other cards, is the card's
+   * part: component frameworks wrap a card's title block in four or five named layers ("item-card__body",
+   * "item-card__signals__header")…
+   */
+  itemPartLevels: 5,
+  /** …but on a thread only this many: a post's poster card, deep in the post and titled by the poster's name, is chrome. */
+  threadItemPartLevels: 3,
   /** Elements looked at for a card part's heading: a card's title block is small. */
   itemPartScan: 200,
   /** Items whose text is nearly all link text (this share)… */
