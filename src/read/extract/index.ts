@@ -205,14 +205,15 @@ function mainContent(
   }
   const kept = listing ? [run!] : [];
   // A shop's grid beside the prose that scored as the content (a category's intro, a buyer's guide, an FAQ)
-  // is what the page lists: it joins the content, whole.
+  // is what the page lists: it joins the content, whole; also when it is the listing's own run, which replaces only
+  // a container holding less.
   const grid = kind === "listing" || kind === "unknown" ? largestPricedRun(root, stats) : undefined;
-  if (grid && !kept.includes(grid)) {
+  if (grid) {
     if (!picked.some((el) => el === grid.parent || isAncestor(el, grid.parent))) {
       picked = withGrid(picked, grid.parent);
       listing = true;
     }
-    kept.push(grid);
+    if (!kept.includes(grid)) kept.push(grid);
   }
   // In the names-blind pass the page's menus and footers are still there, and may be built as alike items.
   const { items, parents } =

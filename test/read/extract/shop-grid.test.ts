@@ -62,6 +62,19 @@ describe("a shop's grid beside the category's prose", () => {
     );
   });
 
+  it("a grid holding more than half the prose's text, though less than it, still joins it", async () => {
+    const tiles = Array.from(
+      { length: 16 },
+      (_, i) =>
+        `<div class="tile"><a href="/p/${i}"><img src="/i/${i}.jpg" alt=""><h3>${NAMES[i % NAMES.length]}, size ${i + 5}</h3><span>$${14 + i}.00</span></a></div>`,
+    ).join("\n");
+    const html = page(`<main>${GUIDE}<div class="products"><div class="tiles">${tiles}</div></div></main>`);
+    const { markdown } = await extractMarkdown(html, "https://tux.example.com/collection/shoes-and-socks");
+    expect(markdown).toContain("Our selection of dress shoes");
+    expect(markdown).toContain("Tan Crew Socks, size 14");
+    expect(markdown).toContain("$28.00");
+  });
+
   it("a run of links without prices beside the prose is still a menu, left out", async () => {
     const menu = NAMES.map((n, i) => `<li><a href="/c/${i}">${n}</a></li>`).join("");
     const html = page(`<main><ul class="cats">${menu}${menu}</ul>${GUIDE}</main>`);
