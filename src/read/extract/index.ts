@@ -1,4 +1,5 @@
 import { dropBoilerplateText } from "./boilerplate-text.js";
+import { dropCardControls } from "./card-controls.js";
 import { cleanTree } from "./clean.js";
 import { dropConsentDialogs } from "./consent-dialogs.js";
 import { limitDepth } from "./depth-limit.js";
@@ -221,6 +222,8 @@ function mainContent(
       ? proselessItems(root, chosen, kind, stats)
       : { items: new Set<Element>(), parents: [] };
   for (const r of kept) for (const it of r.items) items.add(it);
+  // A card's controls ("Compare", "Add to cart", "Quick View") act on its item and say nothing about it.
+  dropCardControls(items);
   const held = [...chosen, ...parents, ...kept.map((r) => r.parent)];
   if (listing) pruneContent(picked, scores, stats, held, items);
   else

@@ -108,6 +108,8 @@ export const SETTINGS = {
   threadItemPartLevels: 3,
   /** Elements looked at for a card part's heading: a card's title block is small. */
   itemPartScan: 200,
+  /** A control in a listing's card (a label, a button) holding more text than this is the card made clickable. */
+  cardControlMaxChars: 40,
   /** Items whose text is nearly all link text (this share)… */
   listMaxLinkShare: 0.9,
   /** …and shorter than this on average are a menu, not a listing. */
