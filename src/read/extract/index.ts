@@ -9,6 +9,7 @@ import { trimLeadingStubs, trimTrailingStubs } from "./edge-lines.js";
 import { largestItemRun } from "./item-list.js";
 import { isLandingPage } from "./landing-page.js";
 import { baseUrlOf, usefulLinks } from "./links.js";
+import { listingHead } from "./listing-head.js";
 import { leadBefore, scoreContainers, topCandidate, withSiblings } from "./main-content.js";
 import { type Rendered, renderMarkdown } from "./markdown.js";
 import { loadMathConverter } from "./math.js";
@@ -224,6 +225,9 @@ function mainContent(
   for (const r of kept) for (const it of r.items) items.add(it);
   // A card's controls ("Compare", "Add to cart", "Quick View") act on its item and say nothing about it.
   dropCardControls(items);
+  // A list taken whole comes with the headline and intro that say what it lists.
+  const head = listing ? listingHead(picked, root, stats) : undefined;
+  if (head) picked = [head, ...picked];
   const held = [...chosen, ...parents, ...kept.map((r) => r.parent)];
   if (listing) pruneContent(picked, scores, stats, held, items);
   else

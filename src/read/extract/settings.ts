@@ -108,6 +108,10 @@ export const SETTINGS = {
   threadItemPartLevels: 3,
   /** Elements looked at for a card part's heading: a card's title block is small. */
   itemPartScan: 200,
+  /** A listing's head (its headline and intro, above the items) is short: a title and a line or two… */
+  listingHeadMaxChars: 600,
+  /** …and hardly linked (not a menu of sibling categories). */
+  listingHeadMaxLinkShare: 0.5,
   /** A control in a listing's card (a label, a button) holding more text than this is the card made clickable. */
   cardControlMaxChars: 40,
   /** Items whose text is nearly all link text (this share)… */
