@@ -118,6 +118,21 @@ describe("a value drawn for the eye and said again for screen readers", () => {
     expect(markdown).toContain("$25.50");
   });
 
+  it("keeps a rating's count drawn inside a link whose aria-label says it again, and nothing its label does not say", async () => {
+    const card = (i: number) =>
+      `<li class="product"><h2><a href="/p/${i}">Gear Bag ${i}</a></h2><span class="price">$${20 + i}.00</span>` +
+      `<a href="/p/${i}#reviews" aria-label="4.${i} out of 5 stars, ${i + 1},204 ratings"><i aria-hidden="true" class="stars"></i>` +
+      `<span aria-hidden="true">${i + 1},204</span><span aria-hidden="true">SECRET-INSTRUCTION</span></a></li>`;
+    const grid = Array.from({ length: 8 }, (_, i) => card(i)).join("");
+    const html = page(`<main><h1>Outdoor gear</h1><ul class="products">${grid}</ul></main>`);
+    const { markdown } = await extractMarkdown(
+      html,
+      "https://bush.example.com/product-category/outdoor-gear/",
+    );
+    expect(markdown).toContain("3,204");
+    expect(markdown).not.toContain("SECRET-INSTRUCTION");
+  });
+
   it("still drops an aria-hidden block with no screen-reader copy beside it", async () => {
     const html = page(
       `<main>${GUIDE}<p aria-hidden="true">SECRET-INSTRUCTION</p><p>Sizes run true.</p></main>`,
