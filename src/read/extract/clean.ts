@@ -179,7 +179,7 @@ function removeChrome(doc: Document, soft: Candidate[], thread: boolean): void {
   const isThread = commentChars > total * 0.6 && total - commentChars < 1500;
   const prose = runningProse(doc, stats);
   const pageProse = prose.get(doc) ?? 0;
-  const parts = new ItemParts(stats);
+  const parts = new ItemParts(stats, thread ? SETTINGS.threadItemPartLevels : SETTINGS.itemPartLevels);
   const doomed: Element[] = [];
   for (const { el, kind } of soft) {
     if (kind === "comments" && (isThread || (thread && holdsPosts(el)))) continue;
@@ -251,13 +251,16 @@ class ItemParts {
   private readonly alike = new Map<ParentNode, Map<string, number>>();
   private readonly keys = new Map<ParentNode, Map<Element, string>>();
 
-  constructor(private readonly stats: TextStatsIndex) {}
+  constructor(
+    private readonly stats: TextStatsIndex,
+    private readonly levels: number,
+  ) {}
 
   isPart(el: Element): boolean {
     const name = el.attribs.class;
     if (!name) return false;
     let card = el.parent;
-    for (let level = 1; level <= SETTINGS.itemPartLevels; level++, card = card.parent) {
+    for (let level = 1; level <= this.levels; level++, card = card.parent) {
       const grid = card?.parent;
       if (!card || !grid || !isTag(card) || !isTag(grid)) return false;
       if (this.alikeCount(grid, card) < SETTINGS.listMinItems) continue;

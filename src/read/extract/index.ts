@@ -1,5 +1,6 @@
 import { dropAuthorBio } from "./author-bio.js";
 import { dropBoilerplateText } from "./boilerplate-text.js";
+import { dropCardControls } from "./card-controls.js";
 import { cleanTree } from "./clean.js";
 import { dropConsentDialogs } from "./consent-dialogs.js";
 import { limitDepth } from "./depth-limit.js";
@@ -11,6 +12,7 @@ import { largestItemRun } from "./item-list.js";
 import { dropItemTwins } from "./item-twins.js";
 import { isLandingPage } from "./landing-page.js";
 import { baseUrlOf, usefulLinks } from "./links.js";
+import { listingHead } from "./listing-head.js";
 import { leadBefore, scoreContainers, topCandidate, withSiblings } from "./main-content.js";
 import { type Rendered, renderMarkdown } from "./markdown.js";
 import { loadMathConverter } from "./math.js";
@@ -231,14 +233,15 @@ function mainContent(
   }
   const kept = listing ? [run!] : [];
   // A shop's grid beside the prose that scored as the content (a category's intro, a buyer's guide, an FAQ)
-  // is what the page lists: it joins the content, whole.
+  // is what the page lists: it joins the content, whole; also when it is the listing's own run, which replaces only
+  // a container holding less.
   const grid = kind === "listing" || kind === "unknown" ? largestPricedRun(root, stats) : undefined;
-  if (grid && !kept.includes(grid)) {
+  if (grid) {
     if (!picked.some((el) => el === grid.parent || isAncestor(el, grid.parent))) {
       picked = withGrid(picked, grid.parent);
       listing = true;
     }
-    kept.push(grid);
+    if (!kept.includes(grid)) kept.push(grid);
   }
   // On a listing whose best container is only its intro, the region taken around it (short of the whole body)
   // is the listing: its runs of items (a recipe index's carousels under the category's description) are content.
@@ -247,8 +250,13 @@ function mainContent(
   const { items, parents } =
     mode === "strict" ? proselessItems(root, scope, kind, stats) : { items: new Set<Element>(), parents: [] };
   for (const r of kept) for (const it of r.items) items.add(it);
+  // A card's controls ("Compare", "Add to cart", "Quick View") act on its item and say nothing about it.
+  dropCardControls(items);
   // A listing's items are kept whole, their twin title blocks too unless dropped here.
   if (listing) dropItemTwins(kept.flatMap((r) => r.items));
+  // A list taken whole comes with the headline and intro that say what it lists.
+  const head = listing ? listingHead(picked, root, stats) : undefined;
+  if (head) picked = [head, ...picked];
   const held = [...chosen, ...parents, ...kept.map((r) => r.parent)];
   if (listing) pruneContent(picked, scores, stats, held, items);
   else

@@ -204,9 +204,12 @@ class MarkdownRenderer {
         const ticks = text.includes("`") ? "``" : "`";
         return `${ticks}${text}${ticks}`;
       }
-      case "a":
+      case "a": {
         this.recordHref(el);
-        return this.inlineChildren(el);
+        // Links set side by side with nothing between (a row of tags, drawn apart by their padding) are words apart.
+        const text = this.inlineChildren(el);
+        return el.prev && isTag(el.prev) && el.prev.name === "a" ? ` ${text}` : text;
+      }
       case "wbr":
         return "";
       case "math": {

@@ -22,9 +22,11 @@ export function isScreenReaderOnly(el: Element | undefined): boolean {
 
 /**
  * True for a short element whose next or previous sibling element (blank text between) is for screen readers
- * only and says the element's words again (a filter's "HDMI (1)" beside "HDMI (1 product)").
+ * only and says the element's words again (a filter's "HDMI (1)" beside "HDMI (1 product)"), or whose link or
+ * control says them in its `aria-label`.
  */
 export function hasScreenReaderTwin(el: Element): boolean {
+  if (labelSaysIt(el)) return true;
   const next = sibling(el, "next");
   const prev = sibling(el, "prev");
   if (!isScreenReaderOnly(next) && !isScreenReaderOnly(prev)) return false;
@@ -35,6 +37,24 @@ export function hasScreenReaderTwin(el: Element): boolean {
     const said = new Set(words(textUpTo(twin!, TWIN_MAX_CHARS)));
     return drawn.every((w) => said.has(w));
   });
+}
+
+/**
+ * True for a short element inside a link or control whose `aria-label` (what a screen reader says for it) says the
+ * element's words again: a rating's "4.7 out of 5 stars, 58,483 ratings" drawn as "58,483" beside a star icon.
+ */
+function labelSaysIt(el: Element): boolean {
+  let holder: Element | undefined;
+  for (let a = el.parent, level = 0; a && isTag(a) && level < 2; a = a.parent, level++)
+    if (a.attribs["aria-label"]) {
+      holder = a;
+      break;
+    }
+  if (!holder) return false;
+  const drawn = words(textUpTo(el, VALUE_MAX_CHARS));
+  if (!drawn.length) return false;
+  const said = new Set(words(holder.attribs["aria-label"]!.slice(0, TWIN_MAX_CHARS)));
+  return drawn.every((w) => said.has(w));
 }
 
 /** The words and numbers of a text, lower-cased: "$28.00" is said again in "Original price was: $28.00.". */

@@ -117,10 +117,22 @@ export const SETTINGS = {
   listMinItems: 4,
   /** An item longer than this is a section or a post, not a listing's entry. */
   listItemMaxChars: 1500,
-  /** A chrome-named element this many levels below a card of a grid, named alike in the other cards, is the card's part. */
-  itemPartLevels: 3,
+  /**
+   * A chrome-named element this many levels below a card of a grid, named alike in the other cards, is the card's
+   * part: component frameworks wrap a card's title block in four or five named layers ("item-card__body",
+   * "item-card__signals__header")…
+   */
+  itemPartLevels: 5,
+  /** …but on a thread only this many: a post's poster card, deep in the post and titled by the poster's name, is chrome. */
+  threadItemPartLevels: 3,
   /** Elements looked at for a card part's heading: a card's title block is small. */
   itemPartScan: 200,
+  /** A listing's head (its headline and intro, above the items) is short: a title and a line or two… */
+  listingHeadMaxChars: 600,
+  /** …and hardly linked (not a menu of sibling categories). */
+  listingHeadMaxLinkShare: 0.5,
+  /** A control in a listing's card (a label, a button) holding more text than this is the card made clickable. */
+  cardControlMaxChars: 40,
   /** Items whose text is nearly all link text (this share)… */
   listMaxLinkShare: 0.9,
   /** …and shorter than this on average are a menu, not a listing. */

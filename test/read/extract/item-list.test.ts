@@ -168,3 +168,25 @@ describe("a card's header", () => {
     expect(text).not.toContain("Workshop blog");
   });
 });
+
+// A component framework's card: the title block sits five named layers below the card, in a wrapper whose name
+// ends in "header" (a BEM element and modifier), as every card of the grid has it.
+function layeredGrid(cards: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < cards; i++)
+    out.push(
+      `<li class="item-card"><div class="item-card__body"><div class="item-card__wrapper"><div class="item-card__signals"><div class="item-card__signals__header"><div class="signal signal--header"><h3><a href="/itm/${i}">${TOOLS[i % TOOLS.length]} set ${i + 1} with case</a></h3></div></div><div class="item-card__price">$${40 + i}.00</div></div></div></div></li>`,
+    );
+  return `<!doctype html><html><body><header class="site-header"><a href="/">Market</a></header><main><h1>Workshop tools</h1><ul class="results">${out.join("\n")}</ul></main></body></html>`;
+}
+
+describe("a card's title block deep in its layers", () => {
+  it("keeps a header-named title block five layers below each card of a grid", () => {
+    const doc = parseHtml(layeredGrid(8));
+    cleanTree(doc);
+    const text = textContent(doc);
+    expect(text).toContain("Router set 3 with case");
+    expect(text).toContain("Sander set 7 with case");
+    expect(text).not.toContain("Market");
+  });
+});

@@ -62,6 +62,19 @@ describe("a shop's grid beside the category's prose", () => {
     );
   });
 
+  it("a grid holding more than half the prose's text, though less than it, still joins it", async () => {
+    const tiles = Array.from(
+      { length: 16 },
+      (_, i) =>
+        `<div class="tile"><a href="/p/${i}"><img src="/i/${i}.jpg" alt=""><h3>${NAMES[i % NAMES.length]}, size ${i + 5}</h3><span>$${14 + i}.00</span></a></div>`,
+    ).join("\n");
+    const html = page(`<main>${GUIDE}<div class="products"><div class="tiles">${tiles}</div></div></main>`);
+    const { markdown } = await extractMarkdown(html, "https://tux.example.com/collection/shoes-and-socks");
+    expect(markdown).toContain("Our selection of dress shoes");
+    expect(markdown).toContain("Tan Crew Socks, size 14");
+    expect(markdown).toContain("$28.00");
+  });
+
   it("a run of links without prices beside the prose is still a menu, left out", async () => {
     const menu = NAMES.map((n, i) => `<li><a href="/c/${i}">${n}</a></li>`).join("");
     const html = page(`<main><ul class="cats">${menu}${menu}</ul>${GUIDE}</main>`);
@@ -103,6 +116,21 @@ describe("a value drawn for the eye and said again for screen readers", () => {
     );
     expect(markdown).toContain("$35.00");
     expect(markdown).toContain("$25.50");
+  });
+
+  it("keeps a rating's count drawn inside a link whose aria-label says it again, and nothing its label does not say", async () => {
+    const card = (i: number) =>
+      `<li class="product"><h2><a href="/p/${i}">Gear Bag ${i}</a></h2><span class="price">$${20 + i}.00</span>` +
+      `<a href="/p/${i}#reviews" aria-label="4.${i} out of 5 stars, ${i + 1},204 ratings"><i aria-hidden="true" class="stars"></i>` +
+      `<span aria-hidden="true">${i + 1},204</span><span aria-hidden="true">SECRET-INSTRUCTION</span></a></li>`;
+    const grid = Array.from({ length: 8 }, (_, i) => card(i)).join("");
+    const html = page(`<main><h1>Outdoor gear</h1><ul class="products">${grid}</ul></main>`);
+    const { markdown } = await extractMarkdown(
+      html,
+      "https://bush.example.com/product-category/outdoor-gear/",
+    );
+    expect(markdown).toContain("3,204");
+    expect(markdown).not.toContain("SECRET-INSTRUCTION");
   });
 
   it("still drops an aria-hidden block with no screen-reader copy beside it", async () => {

@@ -59,3 +59,34 @@ describe("extractMarkdown: content streamed into a Suspense boundary", () => {
     }
   });
 });
+
+// Marko's async fragments (eBay): a placeholder `<span id="af{rt}ph{n}">` with a loader in the shell, the content
+// in a hidden `<div id="af{rt}{n}">` near the end, moved into place by the page's own `$af{rt}(n)`.
+describe("extractMarkdown: Marko's async fragments", () => {
+  const MARKO_FN =
+    "<script>function $afshop(d,a,e,l,g,h,k,b,f,c){c=$afshop;e=document;l=e.getElementById('afshop'+d);" +
+    "g=e.getElementById('afshopph'+d);h=e.createDocumentFragment();k=l.childNodes;" +
+    "for(b=0,f=k.length;b<f;b++)h.appendChild(k.item(0));g&&g.parentNode.replaceChild(h,g);c[d]=1}</script>";
+  const cards = Array.from(
+    { length: 6 },
+    (_, i) =>
+      `<li class="card"><h3><a href="/itm/${i}">Framed botanical print number ${i}</a></h3><span class="price">$${i + 12}.00</span></li>`,
+  ).join("");
+  const page = (calls: string, fn = MARKO_FN) =>
+    `<!doctype html><html><head><title>Prints</title></head><body><header><a href="/">Shop</a></header>` +
+    `<main><h1>Botanical prints</h1><span id="afshopph1"><div class="loader"></div></span></main>` +
+    `<footer>© Shop</footer><div id="afshop1" style="display:none"><ul class="results">${cards}</ul></div>` +
+    `${fn}<script>${calls}</script></body></html>`;
+
+  it("moves a fragment into its placeholder when the page's own function is called for it", async () => {
+    const { markdown } = await extractMarkdown(page("$afshop(1);"), "https://shop.example/b/prints/1");
+    expect(markdown).toContain("Framed botanical print number 4");
+  });
+
+  it("leaves the fragment hidden when the page defines no such function or never calls it", async () => {
+    for (const html of [page("$afshop(1);", ""), page("")]) {
+      const { markdown } = await extractMarkdown(html, "https://shop.example/b/prints/1");
+      expect(markdown).not.toContain("Framed botanical print");
+    }
+  });
+});
