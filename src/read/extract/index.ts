@@ -209,7 +209,7 @@ function mainContent(
   if (lead) picked = [lead, ...picked];
   const chosen = picked;
   const region = proseRegion(root, prose, picked);
-  if (prefersRegion(root, picked, region, stats)) picked = [region];
+  if (prefersRegion(root, picked, region, stats, kind === "listing")) picked = [region];
   // A listing's content is its items: the largest run of alike items is kept whole, and it replaces a
   // container beside it that holds less (a category page's intro, a lead story).
   // A page that says nothing about itself is a listing when its items are most of its text: an article or a

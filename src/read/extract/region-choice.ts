@@ -11,16 +11,18 @@ function worth(chars: number, linkChars: number, commas: number): number {
  * Whether the prose region around the chosen content replaces it. A content holding little of the page's
  * unlinked text missed it, one holding most of it did not; between the two the text the region adds is
  * weighed against the content's own: a menu or a grid of teasers around an article adds links, the rest
- * of a split article adds sentences.
+ * of a split article adds sentences. A declared listing's items are links, so there the share alone decides.
  */
 export function prefersRegion(
   root: Element,
   chosen: readonly Element[],
   region: Element,
   stats: TextStatsIndex,
+  listing: boolean,
 ): boolean {
   const unlinked = (el: Element) => stats.of(el).chars - stats.of(el).linkChars;
   const share = chosen.reduce((n, el) => n + unlinked(el), 0) / Math.max(1, unlinked(root));
+  if (listing) return share < SETTINGS.listingPrimaryShare;
   if (share < SETTINGS.primaryMissedShare) return true;
   if (share >= SETTINGS.primaryHeldShare) return false;
   let chars = 0;

@@ -77,6 +77,9 @@ export const SETTINGS = {
   primaryMissedShare: 0.2,
   /** …one holding this share kept it; in between, the region's extra text is weighed against the content. */
   primaryHeldShare: 0.7,
+  /** On a declared listing the region's links are its items, not a menu to count against it: under this share of
+   * the page's unlinked text the content (an intro, a lead story) did not hold the list, and the region is taken. */
+  listingPrimaryShare: 0.6,
   /** The region is taken when what it adds is worth this share of what the content holds… */
   regionExtraWorth: 0.25,
   /** …a link character costing this many characters besides its own (a menu, a teaser grid adds only links)… */
