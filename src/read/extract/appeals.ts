@@ -182,19 +182,20 @@ const BLOCK_CHILDREN = new Set(
 );
 
 /** True when a short block of text is an appeal to the reader or a notice about the site. */
-function isAppeal(text: string, siteNotices = true, cookies = true): boolean {
+function isAppeal(text: string, siteNotices = true, cookies = () => true): boolean {
   if (text.length > MAX_APPEAL_CHARS) return false;
   // The patterns are written in lower case: matching a lower-cased text is ~10× faster than the `i` flag.
   const lower = text.toLowerCase();
   if (!ANY.test(lower)) return false;
   if (APPEAL.some((re) => re.test(lower))) return true;
   if (!siteNotices) return false;
-  return SITE_NOTICE.some((re) => re.test(lower)) || (cookies && COOKIES.test(lower));
+  return SITE_NOTICE.some((re) => re.test(lower)) || (COOKIES.test(lower) && cookies());
 }
 
 /**
  * Pre-order positions of the content's elements and the span of its running prose: a site notice sits
- * before the article's first long paragraph or after its last one, or comes with a control.
+ * before the article's first long paragraph or after its last one, or comes with a control. Numbered at the
+ * first question only (most pages hold no appeal to ask about): the caller removes nothing before its walk ends.
  */
 function proseSpan(roots: Element[], stats: TextStatsIndex) {
   const start = new Map<Element, number>();
@@ -211,10 +212,12 @@ function proseSpan(roots: Element[], stats: TextStatsIndex) {
     for (const c of el.children) if (isTag(c)) number(c);
     end.set(el, n - 1);
   };
-  for (const root of roots) number(root);
+  let numbered = false;
   return {
     /** Outside the prose: wholly before the first long paragraph or after the last one. */
     atEdge(el: Element): boolean {
+      if (!numbered) for (const root of roots) number(root);
+      numbered = true;
       if (!first || !last) return true;
       return end.get(el)! < start.get(first)! || start.get(el)! > end.get(last)!;
     },
@@ -228,8 +231,12 @@ function proseSpan(roots: Element[], stats: TextStatsIndex) {
 export function dropAppeals(roots: Element[], stats: TextStatsIndex): void {
   const doomed = new Set<Element>();
   const span = proseSpan(roots, stats);
-  const cookieMentions = roots.reduce((k, r) => k + (textContent(r).match(/cookie/gi)?.length ?? 0), 0);
-  const cookies = cookieMentions < COOKIE_TOPIC;
+  // The content's whole text is read only for a block that speaks of cookies.
+  let cookieMentions: number | undefined;
+  const cookies = () => {
+    cookieMentions ??= roots.reduce((k, r) => k + (textContent(r).match(/cookie/gi)?.length ?? 0), 0);
+    return cookieMentions < COOKIE_TOPIC;
+  };
   const visit = (el: Element): boolean => {
     // Whitespace-free characters bound the text from below: a larger block is not one appeal.
     if (stats.of(el).chars > MAX_APPEAL_CHARS) return true;

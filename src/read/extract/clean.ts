@@ -110,9 +110,9 @@ export function cleanTree(doc: Document, mode: "strict" | "loose" = "strict", th
       return true;
     }
     if (TEXT_ROOTS.has(el.name)) return true;
-    if (inSentence(el, sides)) return true;
+    // The name first: most inline elements carry none, and then the sentence around them is not read.
     const kind = chromeKind(el);
-    if (kind) soft.push({ el, kind });
+    if (kind && !inSentence(el, sides)) soft.push({ el, kind });
     return true;
   });
   removeNodes(drop);

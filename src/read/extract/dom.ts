@@ -126,7 +126,8 @@ export function removeNodes(nodes: Iterable<AnyNode>): void {
 
 /** Depth-first, document order; `visit` returning false skips the element's subtree. */
 export function walkElements(root: ParentNode, visit: (el: Element) => boolean | undefined): void {
-  const stack: AnyNode[] = [...root.children].reverse();
+  const stack: AnyNode[] = [];
+  for (let i = root.children.length - 1; i >= 0; i--) stack.push(root.children[i]!);
   while (stack.length) {
     const node = stack.pop()!;
     if (!isTag(node)) continue;

@@ -237,11 +237,7 @@ class MarkdownRenderer {
 
 /** Collapses whitespace inside lines while keeping `<br>` line breaks. */
 function flattenLines(inline: string): string {
-  return inline
-    .split("\n")
-    .map((line) => line.replace(/\s+/g, " ").trim())
-    .filter(Boolean)
-    .join(" ");
+  return inline.split("\n").map(collapseWhitespace).filter(Boolean).join(" ");
 }
 
 function pushParagraph(inline: string, out: string[]): void {
@@ -251,11 +247,7 @@ function pushParagraph(inline: string, out: string[]): void {
     out.push(collapseWhitespace(inline));
     return;
   }
-  const text = inline
-    .split("\n")
-    .map((line) => line.replace(/\s+/g, " ").trim())
-    .filter(Boolean)
-    .join("\n");
+  const text = inline.split("\n").map(collapseWhitespace).filter(Boolean).join("\n");
   if (text) out.push(text);
 }
 

@@ -1,5 +1,5 @@
 import type { AnyNode, Document, Element } from "./dom.js";
-import { isTag, isText } from "./dom.js";
+import { collapseWhitespace, isTag, isText } from "./dom.js";
 
 /**
  * The page's text as a browser lays it out for find-in-page and text fragments: the visible text of the whole
@@ -33,7 +33,7 @@ export function pageTextBlocks(doc: Document): string[] | undefined {
   let current = "";
   let total = 0;
   const flush = () => {
-    const text = current.replace(/\s+/g, " ").trim();
+    const text = collapseWhitespace(current);
     current = "";
     if (!text) return;
     blocks.push(text);

@@ -30,6 +30,10 @@ export function holdsPrice(el: Element, stats: TextStatsIndex): boolean {
  */
 export function isPricedRun(items: Element[], stats: TextStatsIndex): boolean {
   let n = 0;
-  for (const it of items) if (holdsPrice(it, stats)) n++;
+  for (let i = 0; i < items.length; i++) {
+    if (holdsPrice(items[i]!, stats)) n++;
+    // Once the items left cannot make a majority, the rest are not read (an article's thousands of paragraphs).
+    else if ((n + items.length - i - 1) * 2 <= items.length) return false;
+  }
   return n * 2 > items.length;
 }

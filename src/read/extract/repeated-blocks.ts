@@ -1,3 +1,4 @@
+import { collapseWhitespace } from "./dom.js";
 import { SETTINGS } from "./settings.js";
 
 // Pages often carry a section twice, one copy for narrow screens and one for wide ones with CSS choosing between
@@ -12,7 +13,7 @@ export function dropRepeatedBlocks(blocks: string[]): string[] {
   const seen = new Set<string>();
   return blocks.filter((block) => {
     if (block.startsWith("```")) return true;
-    const text = block.replace(/\s+/g, " ").trim();
+    const text = collapseWhitespace(block);
     if (text.length < SETTINGS.repeatedBlockMinChars) return true;
     if (seen.has(text)) return false;
     seen.add(text);

@@ -1,3 +1,4 @@
+import { collapseWhitespace } from "./dom.js";
 import { SETTINGS } from "./settings.js";
 
 // A page that says nothing of its kind may still carry its whole article twice (a second template for another
@@ -10,7 +11,7 @@ export function dropRepeatedRuns(blocks: string[]): string[] {
   const first = new Map<string, number>();
   const earlier: number[] = blocks.map((block, i) => {
     if (block.startsWith("```")) return -1;
-    const text = block.replace(/\s+/g, " ").trim();
+    const text = collapseWhitespace(block);
     if (text.length < SETTINGS.repeatedBlockMinChars) return -1;
     const seen = first.get(text);
     if (seen === undefined) first.set(text, i);

@@ -1,5 +1,5 @@
 import type { Document, Element } from "./dom.js";
-import { findAll, isTag, isText } from "./dom.js";
+import { findAll, findFirst, isTag, isText } from "./dom.js";
 import { SETTINGS } from "./settings.js";
 
 /** Non-whitespace characters of a subtree's text, `skip` subtrees not counted. */
@@ -24,7 +24,7 @@ const SCRIPTING = new Set(["script", "style", "template", "noscript"]);
  * dropped as never-rendered content.
  */
 export function revealServerView(doc: Document): void {
-  const body = findAll(doc, (el) => el.name === "body")[0];
+  const body = findFirst(doc, (el) => el.name === "body");
   if (!body) return;
   const views = findAll(body, (el) => el.name === "noscript");
   if (!views.length) return;

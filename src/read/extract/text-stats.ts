@@ -17,15 +17,25 @@ export interface TextStats {
   headings: number;
 }
 
-/** Non-whitespace characters and commas (any script's) of a text, without allocating. */
+/**
+ * Non-whitespace characters and commas (any script's) of a text, without allocating. Every character of the
+ * page passes here, twice per extraction: letters (above the comma's code) are told apart with one or two
+ * comparisons, not ten.
+ */
 function countText(data: string): [number, number] {
   let chars = 0;
   let commas = 0;
   for (let i = 0; i < data.length; i++) {
     const c = data.charCodeAt(i);
-    if (c === 32 || c === 10 || c === 9 || c === 13 || c === 160 || c === 12) continue;
-    chars++;
-    if (c === 44 || c === 0xff0c || c === 0x3001 || c === 0x60c) commas++;
+    if (c > 44) {
+      // Above the comma: only the no-break space is white, only three commas of other scripts count.
+      if (c === 160) continue;
+      chars++;
+      if (c >= 0x60c && (c === 0x60c || c === 0x3001 || c === 0xff0c)) commas++;
+    } else if (c !== 32 && c !== 10 && c !== 9 && c !== 13 && c !== 12) {
+      chars++;
+      if (c === 44) commas++;
+    }
   }
   return [chars, commas];
 }

@@ -24,6 +24,11 @@ describe("unionPattern", () => {
     expect(union.flags).toBe("u");
   });
 
+  it("groups the alternatives that start at a word boundary behind one \\b", () => {
+    expect(union.source.startsWith(String.raw`${START}(?:`)).toBe(true);
+    expect(union.source).toContain(String.raw`|\b(?:support us\b|\p{L}+ [|(]x[)|])|`);
+  });
+
   it("matches exactly where one of the patterns does", () => {
     const words = [
       "support us",
