@@ -12,7 +12,8 @@ import {
 /**
  * A card that renders its title block twice (one layout for narrow screens, one for wide, both in the markup)
  * says it once: within one item of a listing, a part that holds a heading and whose words repeat an earlier
- * part of the same item, not one holding it, is that part's twin and goes. A repeated line without a heading
+ * part of the same item that holds one too, not one holding it, is that part's twin and goes (after a plain
+ * overlay line, the heading stays: it is the title block a reader looks for). A repeated line without a heading
  * stays (a product's name under its picture and in its caption, a label per field); parts of different items
  * may say the same ("Free", a shop's name): each item is read on its own. Items are short (`listItemMaxChars`),
  * so reading each part's text is cheap.
@@ -27,7 +28,7 @@ export function dropItemTwins(items: Iterable<Element>): void {
         const text = collapseWhitespace(textContent(c));
         if (!text) continue;
         const first = seen.get(text);
-        if (first && !isAncestor(first, c) && holdsHeading(c)) {
+        if (first && !isAncestor(first, c) && holdsHeading(c) && holdsHeading(first)) {
           twins.push(c);
           continue;
         }

@@ -1,6 +1,6 @@
 import type { Element } from "./dom.js";
 import { findFirst, isAncestor, isHeading, isTag, isText, textContent, walkElements } from "./dom.js";
-import { isNoteList } from "./footnotes.js";
+import { isNoteList, withoutNoteNames } from "./footnotes.js";
 import { isHeadingSlug } from "./heading-slug.js";
 import { SETTINGS } from "./settings.js";
 import { BLOCK_CHILDREN } from "./tags.js";
@@ -49,9 +49,11 @@ const NEGATIVE =
  */
 export function classWeight(el: Element): number {
   let w = 0;
-  // The article's footnotes are its text, though Readability's names ("foot") read them as a page footer.
-  if (isNoteList(el)) return w;
-  for (const name of [el.attribs.class, isHeadingSlug(el) ? undefined : el.attribs.id]) {
+  // The article's footnotes are its text, though Readability's names ("foot") read them as a page footer; the
+  // rest of their names still count ("footnotes hid").
+  const notes = isNoteList(el);
+  for (let name of [el.attribs.class, isHeadingSlug(el) ? undefined : el.attribs.id]) {
+    if (name && notes) name = withoutNoteNames(name);
     if (!name) continue;
     if (NEGATIVE.test(name)) w -= SETTINGS.nameWeight;
     if (POSITIVE.test(name)) w += SETTINGS.nameWeight;

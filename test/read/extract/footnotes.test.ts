@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { findAll, parseHtml } from "../../../src/read/extract/dom.js";
 import { extractMarkdown } from "../../../src/read/extract/index.js";
+import { classWeight } from "../../../src/read/extract/main-content.js";
 
 const PROSE =
   "The compiler checks every borrow at build time, so a whole family of memory errors never reaches the running program, and the team found that this changed how they reviewed code.";
@@ -33,5 +35,24 @@ describe("extractMarkdown: an article's footnotes", () => {
     );
     expect(markdown).toContain("Reliability came first");
     expect(markdown).not.toContain("Prices exclude tax");
+  });
+
+  it("gives a notes block whose only jump is to the page's top the weight of its name", async () => {
+    const notes = `<div class="footnote"><p>Prices exclude tax and shipping, which the checkout adds. <a href="#top">Back to top</a></p></div>`;
+    const { markdown } = await extractMarkdown(
+      page(notes).replace("<body>", '<body id="top">'),
+      "https://blog.example.org/2025/12/what-people-love",
+    );
+    expect(markdown).toContain("Reliability came first");
+    expect(markdown).not.toContain("Prices exclude tax");
+  });
+
+  it("still counts the other names of a notes section that links back", () => {
+    const doc = parseHtml(
+      `<body><p>Cited here<sup id="fr-1"><a href="#fn-1">1</a></sup>.</p><section class="footnotes hid"><ol><li id="fn-1">A note. <a href="#fr-1">↩</a></li></ol></section><section class="footnotes"><ol><li id="fn-2">A note. <a href="#fr-1">↩</a></li></ol></section></body>`,
+    );
+    const [hidden, shown] = findAll(doc, (el) => el.name === "section");
+    expect(classWeight(hidden!)).toBeLessThan(0);
+    expect(classWeight(shown!)).toBe(0);
   });
 });

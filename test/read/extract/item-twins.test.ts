@@ -23,4 +23,15 @@ describe("a card that carries its title block twice", () => {
     expect(markdown).toContain("Hosted by the cloud day group");
     expect(markdown).toContain("Tuesday at 3:00 PM");
   });
+
+  it("keeps the heading when the line it repeats is a plain overlay, not a title block", async () => {
+    const cards = EVENTS.map(
+      (name, i) =>
+        `<li class="event-card"><a href="/e/${i}"><span class="overlay">${name} number ${i}</span></a><h3><a href="/e/${i}">${name} number ${i}</a></h3><p>Tuesday at ${i + 1}:00 PM, hosted by the ${name.toLowerCase()} group</p></li>`,
+    ).join("");
+    const html = eventList().replace(/<ul class="events">.*<\/ul>/s, `<ul class="events">${cards}</ul>`);
+    const { markdown } = await extractMarkdown(html, "https://events.example.com/search/online/");
+    expect(markdown).toMatch(/^\s*#+ Design clinic number 2$/m);
+    expect(markdown).toMatch(/^\s*#+ Security hour number 5$/m);
+  });
 });
