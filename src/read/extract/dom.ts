@@ -178,6 +178,15 @@ export function collapseWhitespace(s: string): string {
   return UNCOLLAPSED.test(s) ? s.replace(/\s+/g, " ").trim() : s;
 }
 
+/** The element right before or after `el`, across blank text only: text between them breaks the adjacency. */
+export function adjacentElement(el: Element, side: "next" | "prev"): Element | undefined {
+  for (let n = el[side]; n; n = n[side]) {
+    if (isTag(n)) return n;
+    if (isText(n) && n.data.trim()) return undefined;
+  }
+  return undefined;
+}
+
 export function isAncestor(a: Element, el: Element): boolean {
   for (let p = el.parent; p; p = p.parent) if (p === a) return true;
   return false;

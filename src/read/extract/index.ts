@@ -203,7 +203,7 @@ function mainContent(
   const stats = new TextStatsIndex(root);
   const scores = scoreContainers(root, stats);
   const top = topCandidate(root, scores);
-  const prose = (el: Element) => stats.of(el).chars - stats.of(el).linkChars;
+  const prose = (el: Element) => stats.unlinked(el);
   let picked = top ? withSiblings(widenToArticle(top, stats), scores, stats) : [root];
   const lead = top && leadBefore(picked[0]!, root, stats);
   if (lead) picked = [lead, ...picked];

@@ -16,8 +16,6 @@ export interface ItemRun {
   named: boolean;
   /** Most items carry a price: a shop's grid (`isPricedRun`). */
   priced: boolean;
-  /** Every item is a card (`isCard`). */
-  cards: boolean;
   /**
    * Its items are all link and short, as a menu's are, and only their build says they are cards (a recipe
    * archive's linked titles): a list only where the page says it is a listing.
@@ -103,7 +101,7 @@ export function itemRuns(root: Element, stats: TextStatsIndex): ItemRun[] {
       if (bare && !cards) continue;
       const sharesName = keys.get(items[0]!)!.length > items[0]!.name.length + 1;
       const named = sharesName || items.every((it) => !classTokens(it).length);
-      runs.push({ parent: el, items, chars, named, priced, cards, bare });
+      runs.push({ parent: el, items, chars, named, priced, bare });
     }
     return true;
   });

@@ -1,6 +1,7 @@
 import { isBoldLine } from "./bold-lines.js";
 import type { Element } from "./dom.js";
 import {
+  adjacentElement,
   classNames,
   collapseWhitespace,
   findFirst,
@@ -189,9 +190,8 @@ function inDefinition(el: Element): boolean {
 function isHeadedValue(el: Element, stats: TextStatsIndex): boolean {
   const s = stats.of(el);
   if (!s.chars || s.linkChars) return false;
-  let prev = el.prev;
-  while (prev && !isTag(prev) && !textContent(prev).trim()) prev = prev.prev;
-  if (!prev || !isTag(prev) || !isHeading(prev)) return false;
+  const prev = adjacentElement(el, "prev");
+  if (!prev || !isHeading(prev)) return false;
   const label = stats.of(prev).chars;
   return label > 0 && label <= SETTINGS.headedValueMaxLabelChars;
 }

@@ -1,5 +1,5 @@
 import type { Element } from "./dom.js";
-import { collapseWhitespace, isHeading, isTag, textContent } from "./dom.js";
+import { adjacentElement, collapseWhitespace, isHeading, textContent } from "./dom.js";
 
 // A heading that names the article's sources.
 const SOURCES =
@@ -10,7 +10,6 @@ const SOURCES =
  * links are the article's citations, not the site's navigation.
  */
 export function isSourceList(el: Element): boolean {
-  let prev = el.prev;
-  while (prev && !isTag(prev)) prev = prev.prev;
-  return !!prev && isTag(prev) && isHeading(prev) && SOURCES.test(collapseWhitespace(textContent(prev)));
+  const prev = adjacentElement(el, "prev");
+  return !!prev && isHeading(prev) && SOURCES.test(collapseWhitespace(textContent(prev)));
 }

@@ -20,8 +20,7 @@ export function prefersRegion(
   stats: TextStatsIndex,
   listing: boolean,
 ): boolean {
-  const unlinked = (el: Element) => stats.of(el).chars - stats.of(el).linkChars;
-  const share = chosen.reduce((n, el) => n + unlinked(el), 0) / Math.max(1, unlinked(root));
+  const share = chosen.reduce((n, el) => n + stats.unlinked(el), 0) / Math.max(1, stats.unlinked(root));
   if (listing) return share < SETTINGS.listingPrimaryShare;
   if (share < SETTINGS.primaryMissedShare) return true;
   if (share >= SETTINGS.primaryHeldShare) return false;

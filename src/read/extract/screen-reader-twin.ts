@@ -1,5 +1,5 @@
 import type { AnyNode, Element } from "./dom.js";
-import { collapseWhitespace, isTag, isText } from "./dom.js";
+import { adjacentElement, collapseWhitespace, isTag, isText } from "./dom.js";
 
 // A value drawn for the eye is often hidden from screen readers and said again beside it for them alone:
 // WooCommerce writes a sale's prices as `<del aria-hidden="true">$28.00</del><span class="screen-reader-text">
@@ -27,8 +27,8 @@ export function isScreenReaderOnly(el: Element | undefined): boolean {
  */
 export function hasScreenReaderTwin(el: Element): boolean {
   if (labelSaysIt(el)) return true;
-  const next = sibling(el, "next");
-  const prev = sibling(el, "prev");
+  const next = adjacentElement(el, "next");
+  const prev = adjacentElement(el, "prev");
   if (!isScreenReaderOnly(next) && !isScreenReaderOnly(prev)) return false;
   const drawn = words(textUpTo(el, VALUE_MAX_CHARS));
   if (!drawn.length) return false;
@@ -60,14 +60,6 @@ function labelSaysIt(el: Element): boolean {
 /** The words and numbers of a text, lower-cased: "$28.00" is said again in "Original price was: $28.00.". */
 function words(text: string | undefined): string[] {
   return text?.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-}
-
-function sibling(el: Element, side: "next" | "prev"): Element | undefined {
-  for (let n = el[side]; n; n = n[side]) {
-    if (isTag(n)) return n;
-    if (isText(n) && n.data.trim()) return undefined;
-  }
-  return undefined;
 }
 
 /**

@@ -81,6 +81,12 @@ export class TextStatsIndex {
     return this.stats.get(el) ?? EMPTY;
   }
 
+  /** Characters outside links: the element's own text, as against what it points to. */
+  unlinked(el: Element): number {
+    const s = this.of(el);
+    return s.chars - s.linkChars;
+  }
+
   linkDensity(el: Element): number {
     const s = this.of(el);
     return s.chars ? s.linkChars / s.chars : 0;

@@ -27,4 +27,12 @@ describe("extractMarkdown: an article's list of sources", () => {
     );
     expect(markdown).not.toContain("Plastic Free July");
   });
+
+  it("reads a list after words under the heading as the heading's section, not as its list of sources", async () => {
+    const { markdown } = await extractMarkdown(
+      page("Sources").replace("</h2><ol>", "</h2>Shop the brands we love:<ol>"),
+      "https://shop.example.com/blogs/zero-waste",
+    );
+    expect(markdown).not.toContain("Plastic Free July");
+  });
 });
