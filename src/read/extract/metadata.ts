@@ -1,5 +1,6 @@
-import type { Document, Element } from "./dom.js";
+import type { Document } from "./dom.js";
 import { collapseWhitespace, findAll, findFirst, textContent } from "./dom.js";
+import { forEachLinkedObject } from "./linked-data.js";
 import { type PageDates, readPageDates } from "./page-dates.js";
 
 export interface PageMetadata {
@@ -128,16 +129,7 @@ function timeInPage(doc: Document): string | undefined {
 
 function readLinkedData(doc: Document): LinkedData {
   const found: LinkedData = {};
-  const scripts = findAll(doc, (e: Element) => e.name === "script" && /ld\+json/i.test(e.attribs.type ?? ""));
-  for (const script of scripts) {
-    let data: unknown;
-    try {
-      data = JSON.parse(textContent(script));
-    } catch {
-      continue;
-    }
-    visitLinkedData(data, found, 0);
-  }
+  forEachLinkedObject(doc, (obj) => visitLinkedData(obj, found));
   return found;
 }
 
@@ -152,13 +144,7 @@ function nameOf(value: unknown): string | undefined {
   return undefined;
 }
 
-function visitLinkedData(node: unknown, found: LinkedData, depth: number): void {
-  if (depth > 6 || !node || typeof node !== "object") return;
-  if (Array.isArray(node)) {
-    for (const item of node) visitLinkedData(item, found, depth + 1);
-    return;
-  }
-  const obj = node as Record<string, unknown>;
+function visitLinkedData(obj: Record<string, unknown>, found: LinkedData): void {
   const type = String(obj["@type"] ?? "");
   if (type === "WebSite" && typeof obj.name === "string") found.siteName ??= obj.name;
   if (ARTICLE_TYPES.test(type)) {
@@ -168,5 +154,4 @@ function visitLinkedData(node: unknown, found: LinkedData, depth: number): void 
     if (typeof obj.dateModified === "string") found.dateModified ??= obj.dateModified;
     found.publisher ??= nameOf(obj.publisher);
   }
-  if (obj["@graph"]) visitLinkedData(obj["@graph"], found, depth + 1);
 }

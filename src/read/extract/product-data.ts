@@ -1,5 +1,10 @@
-import type { Document, Element } from "./dom.js";
-import { collapseWhitespace, findAll, parseHtml, textContent } from "./dom.js";
+import { decodeHTML } from "entities";
+import { limitDepth } from "./depth-limit.js";
+import type { AnyNode, Document } from "./dom.js";
+import { collapseWhitespace, isTag, isText, parseHtml } from "./dom.js";
+import { isHidden } from "./hidden.js";
+import { dropInvisible } from "./invisible.js";
+import { forEachLinkedObject } from "./linked-data.js";
 import { SETTINGS } from "./settings.js";
 
 // A shop declares its product in JSON-LD for search engines, and some draw the description on the page only by
@@ -9,42 +14,41 @@ import { SETTINGS } from "./settings.js";
 
 const PRODUCT_TYPE = /^(?:Product|ProductGroup|IndividualProduct)$/;
 
-/** The longest description a schema.org Product declares in the page's JSON-LD, as text; call before cleaning. */
+// A tag opens with a letter; "a<b" in a size chart is text. `[^<>]` keeps the scan linear: each try ends at the
+// next `<`, where the next try starts.
+const REAL_TAG = /<[a-z][^<>]*>/i;
+
+/**
+ * The longest description a schema.org Product declares in the page's JSON-LD, as the text a browser would show
+ * of it; call before cleaning. The declaration is the page's like its content is: what is hidden in it stays
+ * hidden, and one too long to be a description is refused whole rather than cut.
+ */
 export function declaredDescription(doc: Document): string | undefined {
   let best = "";
-  const scripts = findAll(doc, (e: Element) => e.name === "script" && /ld\+json/i.test(e.attribs.type ?? ""));
-  for (const script of scripts) {
-    let data: unknown;
-    try {
-      data = JSON.parse(textContent(script));
-    } catch {
-      continue;
-    }
-    const found = productDescription(data, 0);
-    if (found && found.length > best.length) best = found;
-  }
+  forEachLinkedObject(doc, (obj) => {
+    const types = ([] as unknown[]).concat(obj["@type"] ?? []);
+    if (!types.some((t) => typeof t === "string" && PRODUCT_TYPE.test(t))) return;
+    if (typeof obj.description === "string" && obj.description.length > best.length) best = obj.description;
+  });
   // A description escaped for a URL ("An%20elegant%20sofa") is not text to read.
-  if (!best || best.includes("%20")) return undefined;
-  const text = collapseWhitespace(best.includes("<") ? textContent(parseHtml(best)) : best);
+  if (!best || best.includes("%20") || best.length > SETTINGS.declaredDescriptionMaxChars) return undefined;
+  const text = collapseWhitespace(dropInvisible(REAL_TAG.test(best) ? visibleText(best) : decodeHTML(best)));
   return text || undefined;
 }
 
-function productDescription(node: unknown, depth: number): string | undefined {
-  if (depth > SETTINGS.linkedDataDepth || !node || typeof node !== "object") return undefined;
-  let best: string | undefined;
-  const keep = (d: string | undefined) => {
-    if (d && d.length > (best?.length ?? 0)) best = d;
-  };
-  if (Array.isArray(node)) {
-    for (const item of node) keep(productDescription(item, depth + 1));
-    return best;
+/** The text of an HTML fragment a browser would render: hidden elements and their subtrees are left out. */
+function visibleText(html: string): string {
+  const fragment = parseHtml(html);
+  limitDepth(fragment);
+  let text = "";
+  const stack: AnyNode[] = [...fragment.children].reverse();
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (isText(node)) text += node.data;
+    else if (isTag(node) && !isHidden(node))
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
   }
-  const obj = node as Record<string, unknown>;
-  const types = ([] as unknown[]).concat(obj["@type"] ?? []);
-  if (types.some((t) => typeof t === "string" && PRODUCT_TYPE.test(t)) && typeof obj.description === "string")
-    keep(obj.description);
-  if (obj["@graph"]) keep(productDescription(obj["@graph"], depth + 1));
-  return best;
+  return text;
 }
 
 /**

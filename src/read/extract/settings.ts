@@ -206,8 +206,13 @@ export const SETTINGS = {
   quoteSeenShare: 0.6,
 
   // ── A product's declared data (product-data.ts) ──
-  /** JSON-LD is read this many objects deep for a Product (a `@graph` of nested offers and variants). */
-  linkedDataDepth: 6,
+  /**
+   * A declared description longer than this many characters (its markup counted) is refused whole: a shop's
+   * product text runs to a few paragraphs, and past that the declaration is a dump (a whole catalogue, reviews,
+   * a page's worth of hidden copy) that would outweigh the page it is added to. Cutting it would add text the
+   * page never says in that shape.
+   */
+  declaredDescriptionMaxChars: 3000,
   /** A declared description shorter than this many words is a tagline the page shows in its own way. */
   declaredDescriptionMinWords: 20,
   /** The description is added when fewer than this share of its words are in the content already. */
