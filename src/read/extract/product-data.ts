@@ -6,6 +6,7 @@ import { isHidden } from "./hidden.js";
 import { dropInvisible } from "./invisible.js";
 import { forEachLinkedObject } from "./linked-data.js";
 import { SETTINGS } from "./settings.js";
+import { RENDER_BLOCKS } from "./tags.js";
 
 // A shop declares its product in JSON-LD for search engines, and some draw the description on the page only by
 // script from the same data (its features, its materials): the served HTML then holds the name and
@@ -28,25 +29,38 @@ export function declaredDescription(doc: Document): string | undefined {
   forEachLinkedObject(doc, (obj) => {
     const types = ([] as unknown[]).concat(obj["@type"] ?? []);
     if (!types.some((t) => typeof t === "string" && PRODUCT_TYPE.test(t))) return;
-    if (typeof obj.description === "string" && obj.description.length > best.length) best = obj.description;
+    const d = obj.description;
+    if (typeof d === "string" && d.length > best.length && d.length <= SETTINGS.declaredDescriptionMaxChars)
+      best = d;
   });
   // A description escaped for a URL ("An%20elegant%20sofa") is not text to read.
-  if (!best || best.includes("%20") || best.length > SETTINGS.declaredDescriptionMaxChars) return undefined;
+  if (!best || best.includes("%20")) return undefined;
   const text = collapseWhitespace(dropInvisible(REAL_TAG.test(best) ? visibleText(best) : decodeHTML(best)));
   return text || undefined;
 }
 
-/** The text of an HTML fragment a browser would render: hidden elements and their subtrees are left out. */
+/**
+ * The text of an HTML fragment a browser would render: hidden elements and their subtrees are left out, and a
+ * block or a line break parts the words on either side ("<p>Soft</p><p>Warm</p>" is two words).
+ */
 function visibleText(html: string): string {
   const fragment = parseHtml(html);
   limitDepth(fragment);
   let text = "";
-  const stack: AnyNode[] = [...fragment.children].reverse();
+  // A space stands for a block's edge: it is pushed to be met again after the block's children.
+  const stack: (AnyNode | " ")[] = [...fragment.children].reverse();
   while (stack.length) {
     const node = stack.pop()!;
-    if (isText(node)) text += node.data;
-    else if (isTag(node) && !isHidden(node))
+    if (node === " ") text += " ";
+    else if (isText(node)) text += node.data;
+    else if (isTag(node) && !isHidden(node)) {
+      const block = RENDER_BLOCKS.has(node.name) || node.name === "br";
+      if (block) {
+        text += " ";
+        stack.push(" ");
+      }
       for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+    }
   }
   return text;
 }

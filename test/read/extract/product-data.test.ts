@@ -98,4 +98,23 @@ describe("product pages: the description declared in JSON-LD", () => {
     expect(markdown).toContain("stretch cuff hugs the ankle");
     expect(markdown).toContain("Tom & Jerry's favourite");
   });
+
+  it("parts the words of its blocks and line breaks", async () => {
+    const { markdown } = await extractMarkdown(
+      page(
+        "",
+        `<p>${DESCRIPTION}</p><p>Washable</p><ul><li>Nylon</li><li>Elastane</li></ul>One size<br>Black`,
+      ),
+      "https://example.org/products/trail-gaiters",
+    );
+    expect(markdown).toContain("Washable Nylon Elastane One size Black");
+  });
+
+  it("reads the longest description that is short enough, not none, when a longer one is refused", async () => {
+    const json = (description: string) =>
+      `<script type="application/ld+json">${JSON.stringify({ "@type": "Product", name: "Trail gaiters", description })}</script>`;
+    const html = page("").replace("</head>", `${json("A long one. ".repeat(400))}</head>`);
+    const { markdown } = await extractMarkdown(html, "https://example.org/products/trail-gaiters");
+    expect(markdown).toContain("stretch cuff hugs the ankle");
+  });
 });
