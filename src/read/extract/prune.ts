@@ -70,6 +70,8 @@ export function pruneContent(
       return el.name !== "pre";
     });
     blocks.reverse();
+    // A bold line is a heading by what follows it, read before any removal (what follows goes first).
+    const boldLines = new Set(blocks.filter((el) => stats.of(el).chars < 25 && isBoldLine(el, stats)));
     for (const el of blocks) {
       if (chosen.some((c) => c === el || isAncestor(el, c))) continue;
       // A run right beside the chosen content, in the same parent, continues it: a listicle's items after its
@@ -77,7 +79,7 @@ export function pruneContent(
       const apart = !chosen.some((c) => isAncestor(c, el) || c.parent === el.parent);
       if (
         (apart && isTeaserRun(el, stats)) ||
-        looksLikeWidget(el, scores, stats, rootChars, specs, docs, landing)
+        looksLikeWidget(el, scores, stats, rootChars, specs, docs, landing, boldLines)
       )
         removeNode(el);
     }
@@ -101,6 +103,7 @@ function looksLikeWidget(
   specs: boolean,
   docs: boolean,
   landing: boolean,
+  boldLines: ReadonlySet<Element>,
 ): boolean {
   // The linked title of an item of a listing that makes most of the content (a category page) is the item's
   // title, not a link list; teasers beside an article are a minority of its text and still go.
@@ -151,7 +154,7 @@ function looksLikeWidget(
     !isPrice(collapseWhitespace(textContent(el))) &&
     !(specs && (holdsDefinition(el) || inBuyBox(el) || isHeadedValue(el, stats))) &&
     // A line set all in bold is a heading by its type ("4. Quit Tobacco Use" over its paragraphs).
-    !isBoldLine(el)
+    !boldLines.has(el)
   )
     return true;
   const density = stats.linkDensity(el);

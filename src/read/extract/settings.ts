@@ -16,15 +16,6 @@ export const SETTINGS = {
   /** Class/id names that speak for or against content (`POSITIVE`/`NEGATIVE`) weigh this much each. */
   /** A name inside a heading, this many wrappers deep at most, is the heading's own (its link, its text span). */
   headingWrapperLevels: 3,
-  /**
-   * An author's card is looked for in this many blocks at the end of the content (and in its first block): it
-   * closes the post, after which come at most a date line or a share row.
-   */
-  bioTailBlocks: 3,
-  /** A byline longer than this is cut before its names are read (names are short; the rest is noise). */
-  bylineMaxChars: 300,
-  /** Content of fewer blocks than this is too short to carry an author's card besides the article. */
-  bioMinBlocks: 5,
   nameWeight: 25,
   /** schema.org `itemprop="articleBody"`: the publisher's own word for where the article is. */
   articleBodyWeight: 50,
@@ -217,6 +208,22 @@ export const SETTINGS = {
   declaredDescriptionMinWords: 20,
   /** The description is added when fewer than this share of its words are in the content already. */
   declaredDescriptionSaidShare: 0.5,
+
+  // ── Author's card (author-bio.ts) ──
+  /**
+   * An author's card is looked for in this many blocks at the end of the content (and in its first block): it
+   * closes the post, after which come at most a date line or a share row.
+   */
+  bioTailBlocks: 3,
+  /** A byline longer than this is cut before its names are read (names are short; the rest is noise). */
+  bylineMaxChars: 300,
+  /** Content of fewer blocks than this is too short to carry an author's card besides the article. */
+  bioMinBlocks: 5,
+  /**
+   * A card is a few sentences about the writer (the longest seen run to some 650 characters): a longer block
+   * that opens with their name is the article's prose about them.
+   */
+  bioMaxChars: 700,
 
   // ── Forms' error states on product pages (form-states.ts) ──
   /** A block this short that reads as a form's error message ("Oops! Something went wrong.") is one; a longer one is prose. */

@@ -34,3 +34,6 @@ export const RENDER_BLOCKS: ReadonlySet<string> = new Set([
   ),
   ..."tbody thead tfoot tr td th caption legend noscript".split(" "),
 ]);
+
+/** Bold type: a line set all in it may be a heading as site builders write one. */
+export const BOLD: ReadonlySet<string> = new Set(["strong", "b"]);

@@ -40,6 +40,42 @@ describe("extractMarkdown: the author's card under a post", () => {
   });
 });
 
+describe("extractMarkdown: prose that opens with the byline's words", () => {
+  const withByline = (author: string, title: string, body: string) =>
+    `<html><head><title>${title}</title><meta name="author" content="${author}"></head><body>` +
+    `<main><article><h1>${title}</h1>${body}</article></main></body></html>`;
+
+  it("keeps a closing paragraph on the company a team's byline is named for", async () => {
+    const close =
+      "<p>Microsoft has released patches for all supported versions of the product, and customers with automatic updates need do nothing.</p>";
+    const html = withByline(
+      "Microsoft Security Team",
+      "Patch the print spooler now",
+      `${`<p>${PROSE}</p>`.repeat(6)}${close}`,
+    );
+    const { markdown } = await extractMarkdown(html, "https://news.example.com/print-spooler");
+    expect(markdown).toContain("Microsoft has released patches");
+  });
+
+  it("keeps a lede that opens with the writer's first name", async () => {
+    const lede =
+      "<p>Georgia has become the latest state to require age checks on social networks, with a law that takes effect next summer.</p>";
+    const html = withByline(
+      "Georgia Wells",
+      "Georgia passes an age-check law",
+      `${lede}${`<p>${PROSE}</p>`.repeat(6)}`,
+    );
+    const { markdown } = await extractMarkdown(html, "https://news.example.com/age-checks");
+    expect(markdown).toContain("Georgia has become the latest state");
+  });
+
+  it("keeps a closing block too long to be a card", async () => {
+    const long = `<p>Rebecca Norris has hosted a dinner every Sunday for twenty years. ${PROSE} ${PROSE} ${PROSE} ${PROSE}</p>`;
+    const { markdown } = await extractMarkdown(page(long), "https://mag.example.com/hosting-trends");
+    expect(markdown).toContain("a dinner every Sunday");
+  });
+});
+
 describe("extractMarkdown: a hostile byline", () => {
   it("reads a byline of a million spaces in linear time", async () => {
     const html = `<html><head><meta name="author" content="A${" ".repeat(1_000_000)}B"></head><body><main><article><h1>Title</h1>${"<p>Some words of the article that make a paragraph long enough to be read as prose here.</p>".repeat(6)}</article></main></body></html>`;

@@ -25,4 +25,17 @@ describe("extractMarkdown: a line set all in bold", () => {
     const { markdown } = await extractMarkdown(html, "https://dental.example.com/post/new-year-new-smile");
     expect(markdown).not.toContain("Share on");
   });
+
+  it("drops a bold line of chrome that stands over no prose", async () => {
+    const html =
+      `<html><body><main><article><h1>New year, new smile</h1><p>${PROSE}</p><p>${PROSE}</p>` +
+      `<div><strong>Trending now</strong></div><ul><li><a href="/a">Whitening at home</a></li><li><a href="/b">Braces for adults</a></li></ul>` +
+      `<p>${PROSE}</p><div class="w"><b>Download our app</b></div><div><b>Loading comments…</b></div>` +
+      `</article></main></body></html>`;
+    const { markdown } = await extractMarkdown(html, "https://dental.example.com/post/new-year-new-smile");
+    expect(markdown).toContain("fluoride paste");
+    expect(markdown).not.toContain("Trending now");
+    expect(markdown).not.toContain("Download our app");
+    expect(markdown).not.toContain("Loading comments");
+  });
 });

@@ -36,4 +36,17 @@ describe("product pages: a form's error states", () => {
     );
     expect(markdown).toContain("something went wrong in our stitching");
   });
+
+  it("keeps a heading and sentences that only open like a message", async () => {
+    const blocks =
+      "<h2>Oops! All Berries</h2><p>Codes are case sensitive. Please try again with capital letters.</p>" +
+      "<p>There was a problem with early batches' hinges; all units since 2021 carry the new steel pin.</p>";
+    const { markdown } = await extractMarkdown(
+      page("product", blocks),
+      "https://example.org/products/gaiters",
+    );
+    expect(markdown).toContain("Oops! All Berries");
+    expect(markdown).toContain("Codes are case sensitive");
+    expect(markdown).toContain("early batches' hinges");
+  });
 });
