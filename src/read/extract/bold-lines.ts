@@ -1,15 +1,8 @@
 import type { AnyNode, Element } from "./dom.js";
 import { collapseWhitespace, isTag, isText, textContent } from "./dom.js";
+import { SETTINGS } from "./settings.js";
 import { BOLD } from "./tags.js";
 import type { TextStatsIndex } from "./text-stats.js";
-
-// What a heading stands over: running prose, a sentence's worth of words at least (a code sample's lead-in,
-// "Apply it to every client:", is one); "Trending now" or "Download our app" stand over links, a widget or nothing…
-const PROSE_MIN_CHARS = 50;
-// …little of it linked (a row of teasers is links).
-const PROSE_MAX_LINK_DENSITY = 0.3;
-// A site builder wraps a line in a few boxes of its own: its paragraph is the next sibling of one of them.
-const WRAPPER_LEVELS = 3;
 
 /**
  * True when every word of the element is set in bold (`<p><strong>4. Quit Tobacco Use</strong></p>`) and
@@ -31,15 +24,15 @@ export function isBoldLine(el: Element, stats: TextStatsIndex): boolean {
   const next = nextElement(el, stats);
   return (
     !!next &&
-    collapseWhitespace(textContent(next)).length >= PROSE_MIN_CHARS &&
-    stats.linkDensity(next) <= PROSE_MAX_LINK_DENSITY
+    collapseWhitespace(textContent(next)).length >= SETTINGS.boldLineProseMinChars &&
+    stats.linkDensity(next) <= SETTINGS.boldLineProseMaxLinkDensity
   );
 }
 
 /** The element with words after `el`, past blank text, comments and empty boxes, or after the box `el` closes. */
 function nextElement(el: Element, stats: TextStatsIndex): Element | undefined {
   let at: Element | null = el;
-  for (let level = 0; at && level <= WRAPPER_LEVELS; level++) {
+  for (let level = 0; at && level <= SETTINGS.boldLineWrapperLevels; level++) {
     for (let n = at.next; n; n = n.next) {
       // An empty box between blocks is a builder's spacer, not what follows.
       if (isTag(n) && stats.of(n).chars) return n;

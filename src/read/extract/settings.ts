@@ -14,9 +14,9 @@ export const SETTINGS = {
   /** A paragraph credits this many levels of ancestors (parent fully, grandparent half, then 1/(3·level)). */
   creditLevels: 5,
   /** Class/id names that speak for or against content (`POSITIVE`/`NEGATIVE`) weigh this much each. */
+  nameWeight: 25,
   /** A name inside a heading, this many wrappers deep at most, is the heading's own (its link, its text span). */
   headingWrapperLevels: 3,
-  nameWeight: 25,
   /** schema.org `itemprop="articleBody"`: the publisher's own word for where the article is. */
   articleBodyWeight: 50,
   /** schema.org `itemprop="description"` (a product's, an offer's) weighs like a content name. */
@@ -85,6 +85,15 @@ export const SETTINGS = {
   looseOverPrimary: 2,
 
   // ── Pruning inside the content (prune.ts) ──
+  /**
+   * A line all in bold is a heading (bold-lines.ts) over running prose: a sentence's worth of words at least (a
+   * code sample's lead-in, "Apply it to every client:", is one); "Trending now" stands over links or nothing…
+   */
+  boldLineProseMinChars: 50,
+  /** …little of it linked (a row of teasers is links)… */
+  boldLineProseMaxLinkDensity: 0.3,
+  /** …next to the line or to one of the few boxes a site builder wraps it in. */
+  boldLineWrapperLevels: 3,
   /** A block holding this share of the content's text stays whatever its name, unless mostly links… */
   pruneKeepShare: 0.3,
   pruneKeepMaxLinkDensity: 0.5,
