@@ -70,8 +70,11 @@ export function pruneContent(
       return el.name !== "pre";
     });
     blocks.reverse();
-    // A bold line is a heading by what follows it, read before any removal (what follows goes first).
-    const boldLines = new Set(blocks.filter((el) => stats.of(el).chars < 25 && isBoldLine(el, stats)));
+    // A bold line is a heading by what follows it, read before any removal (what follows goes first); only a
+    // fragment is asked, since only a fragment is pruned for being short.
+    const boldLines = new Set(
+      blocks.filter((el) => stats.of(el).chars < SETTINGS.fragmentMaxChars && isBoldLine(el, stats)),
+    );
     for (const el of blocks) {
       if (chosen.some((c) => c === el || isAncestor(el, c))) continue;
       // A run right beside the chosen content, in the same parent, continues it: a listicle's items after its
@@ -148,7 +151,7 @@ function looksLikeWidget(
     !landing &&
     !isList &&
     !isTable &&
-    s.chars < 25 &&
+    s.chars < SETTINGS.fragmentMaxChars &&
     s.headings === 0 &&
     (s.images === 0 || s.images > 2) &&
     !isPrice(collapseWhitespace(textContent(el))) &&

@@ -85,6 +85,8 @@ export const SETTINGS = {
   looseOverPrimary: 2,
 
   // ── Pruning inside the content (prune.ts) ──
+  /** A block shorter than this, without a heading, price or picture, is a fragment of chrome (a label, a button). */
+  fragmentMaxChars: 25,
   /**
    * A line all in bold is a heading (bold-lines.ts) over running prose: a sentence's worth of words at least (a
    * code sample's lead-in, "Apply it to every client:", is one); "Trending now" stands over links or nothing…
